@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The one place affix's dependency list lives. Installs the Debian 12 packages that are missing;
+# silent when everything is already present.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build make ccache pkg-config
+  libeigen3-dev          # dense algebra, fixed-size blocks
+  libsuitesparse-dev     # CHOLMOD sparse Cholesky
+  libtbb-dev             # parallel loops
+  nlohmann-json3-dev     # scene files
+  libcli11-dev           # command line
+  libtinyobjloader-dev   # OBJ meshes
+  libgtest-dev libgmock-dev   # tests
+  libbenchmark-dev       # bench/
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,189 @@
+#pragma once
+// The scene model: plain, validated data read from a scene file (DESIGN §3). The member initialisers
+// below are the only home of the defaults (STYLE.md practice 8); the README's scene reference repeats
+// them for users, and tests/scene checks that the two agree.
+#include <array>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "affix/math/types.hpp"
+
+namespace affix {
+
+// ---------------------------------------------------------------- settings
+
+enum class Integrator { implicit_euler, bdf2 };
+
+struct IpcSettings {
+  double dhat = 1e-3;                ///< barrier activation distance d̂ (m, absolute)
+  double epsv = 1e-3;                ///< friction static/dynamic transition speed ε_v (m/s)
+  std::optional<double> kappa;       ///< barrier stiffness κ (Pa·m⁻¹ scale); absent or "auto": adaptive
+  double tolerance = 1e-4;           ///< Newton stop: ‖Δx‖∞ / (h · L) below this (1/s), L = scene size
+  int max_iterations = 100;          ///< Newton iteration cap per step (reported when hit)
+  int friction_iterations = 1;       ///< lagged-friction updates per step (Chen 2022 §6.1)
+};
+
+struct Settings {
+  double dt = 0.01;                            ///< time step h (s)
+  double duration = 1.0;                       ///< simulated time (s)
+  Vec3 gravity{0.0, 0.0, -9.81};               ///< m/s²
+  std::string solver = "ipc";
+  Integrator integrator = Integrator::implicit_euler;
+  std::optional<double> output_fps;            ///< frames per second written; absent: every step
+  IpcSettings ipc;
+};
+
+// ---------------------------------------------------------------- ground
+
+/// Half-space z ≥ height.
+struct Ground {
+  double height = 0.0;
+  double friction = 0.5;
+};
+
+// ---------------------------------------------------------------- shapes
+// Rest-frame geometry, centred on the body origin (meshes keep their file coordinates).
+
+struct BoxShape {
+  Vec3 size{1.0, 1.0, 1.0};   ///< full edge lengths (m)
+  int resolution = 1;         ///< segments per edge
+};
+struct SphereShape {
+  double radius = 0.5;
+  int resolution = 24;        ///< segments around the equator
+};
+struct CapsuleShape {         ///< along body z; length excludes the caps
+  double radius = 0.5;
+  double length = 1.0;
+  int resolution = 24;
+};
+struct CylinderShape {        ///< along body z
+  double radius = 0.5;
+  double length = 1.0;
+  int resolution = 24;
+};
+struct TorusShape {           ///< in the body xy-plane
+  double major = 1.0;
+  double minor = 0.25;
+  int resolution = 24;        ///< segments around the major circle (minor circle: half as many)
+};
+struct MeshShape {
+  std::filesystem::path file;    ///< resolved against the scene file's directory
+  Vec3 scale{1.0, 1.0, 1.0};
+};
+
+using Shape = std::variant<BoxShape, SphereShape, CapsuleShape, CylinderShape, TorusShape, MeshShape>;
+
+// ---------------------------------------------------------------- bodies
+
+struct Keyframe {
+  double time = 0.0;
+  Vec3 position = Vec3::Zero();
+  Quat rotation = Quat::Identity();
+};
+
+/// Prescribed motion: constant twist, or keyframes (linear in position, slerp in rotation, held after
+/// the last key). Exactly one of the two forms is set.
+struct Kinematic {
+  Vec3 velocity = Vec3::Zero();            ///< world velocity of the body origin (m/s)
+  Vec3 angular_velocity = Vec3::Zero();    ///< world angular velocity (rad/s)
+  std::vector<Keyframe> keyframes;         ///< non-empty: keyframe mode, times strictly increasing
+};
+
+struct CollisionFilter {
+  int group = 1;    ///< bit(s) this body belongs to
+  int mask = -1;    ///< bits it collides with
+};
+
+struct BodyDef {
+  std::string name;
+  Shape shape = BoxShape{};
+  double density = 1000.0;                 ///< kg/m³ (ignored when mass is set)
+  std::optional<double> mass;              ///< kg; overrides density
+  Vec3 position = Vec3::Zero();            ///< world position of the body origin at t = 0
+  Quat rotation = Quat::Identity();        ///< normalised
+  Vec3 velocity = Vec3::Zero();            ///< world velocity of the body origin (m/s)
+  Vec3 angular_velocity = Vec3::Zero();    ///< world angular velocity (rad/s)
+  double friction = 0.5;
+  double stiffness = 1e9;                  ///< κ of κ·V·‖AAᵀ − I‖² (Pa)
+  bool fixed = false;
+  std::optional<Kinematic> kinematic;
+  CollisionFilter collision;
+};
+
+// ---------------------------------------------------------------- joints
+
+enum class JointType { ball, hinge, prismatic, universal, fixed, cone_twist, distance, slider };
+
+struct AngleRange {               ///< degrees in the file, radians here
+  double min = 0.0;
+  double max = 0.0;
+};
+
+/// One joint; which fields matter depends on the type (DESIGN §3 table). All vectors are world
+/// coordinates at the initial configuration; axes and frame columns are normalised.
+struct JointDef {
+  std::string name;
+  JointType type = JointType::ball;
+  std::string body1;
+  std::string body2;               ///< a body name or "world"
+  int body1_index = -1;            ///< index into Scene::bodies
+  int body2_index = -1;            ///< -1: world
+  Vec3 anchor = Vec3::Zero();      ///< ball, hinge, prismatic, universal, fixed, cone_twist
+  Vec3 axis = Vec3::UnitX();       ///< hinge (rotation axis), prismatic (slide direction)
+  std::array<Vec3, 2> axes{Vec3::UnitX(), Vec3::UnitY()};  ///< universal: a1 in body1, a2 in body2
+  Mat3 frame = Mat3::Identity();   ///< cone_twist: columns x (twist axis), y (swing1), z (swing2)
+  Vec3 anchor1 = Vec3::Zero();     ///< distance: point on body1
+  Vec3 anchor2 = Vec3::Zero();     ///< distance: point on body2
+  std::optional<double> length;    ///< distance: rest length (absent: initial distance)
+  std::optional<double> min_length;   ///< distance: `min` (m)
+  std::optional<double> max_length;   ///< distance: `max` (m)
+  Vec3 point = Vec3::Zero();       ///< slider: point on body1
+  std::optional<Vec3> normal;      ///< slider: stay on the plane through point with this normal
+  std::optional<Vec3> direction;   ///< slider: stay on the line through point along this direction
+  std::optional<AngleRange> angle_limits;     ///< hinge `limits_deg` (radians)
+  std::optional<std::array<double, 2>> limits;  ///< prismatic, slider `limits` (m)
+  std::optional<AngleRange> twist_limits;     ///< cone_twist `limits_deg.twist` (radians)
+  std::optional<AngleRange> swing1_limits;    ///< cone_twist `limits_deg.swing1` (radians)
+  std::optional<AngleRange> swing2_limits;    ///< cone_twist `limits_deg.swing2` (radians)
+  bool collide_connected = false;
+  std::optional<double> stiffness;  ///< penalty k for penalty joints (solver default when absent)
+  std::optional<double> damping;    ///< Rayleigh k_d of the limits (solver default when absent)
+};
+
+// ---------------------------------------------------------------- forces
+
+/// A timed external force and/or torque on one body, active for start ≤ t < end.
+struct ForceDef {
+  std::string body;
+  int body_index = -1;
+  Vec3 force = Vec3::Zero();       ///< N, world
+  Vec3 torque = Vec3::Zero();      ///< N·m, world
+  std::optional<Vec3> point;       ///< world point at t = 0, moving with the body (absent: origin)
+  double start = 0.0;
+  double end = std::numeric_limits<double>::infinity();
+};
+
+// ---------------------------------------------------------------- scene
+
+struct Scene {
+  std::string name;                       ///< scene file stem
+  std::filesystem::path file;             ///< the file it came from (empty if built in code)
+  Settings settings;
+  std::optional<Ground> ground;
+  std::vector<BodyDef> bodies;
+  std::vector<JointDef> joints;
+  std::vector<ForceDef> forces;
+
+  /// Index of a body by name, -1 for "world", nullopt if unknown.
+  std::optional<int> body_index(const std::string& name) const;
+};
+
+const char* to_string(JointType type);
+const char* to_string(Integrator integrator);
+
+}  // namespace affix
