@@ -1,0 +1,51 @@
+#include "affix/body/body_mesh.hpp"
+
+#include <stdexcept>
+
+#include "affix/error.hpp"
+#include "affix/geometry/mesh_validation.hpp"
+#include "affix/geometry/obj_loader.hpp"
+#include "affix/geometry/primitives.hpp"
+
+namespace affix {
+namespace {
+
+struct Mesher {
+  TriangleMesh operator()(const BoxShape& s) const { return make_box(s.size, s.resolution); }
+  TriangleMesh operator()(const SphereShape& s) const { return make_sphere(s.radius, s.resolution); }
+  TriangleMesh operator()(const CapsuleShape& s) const {
+    return make_capsule(s.radius, s.length, s.resolution);
+  }
+  TriangleMesh operator()(const CylinderShape& s) const {
+    return make_cylinder(s.radius, s.length, s.resolution);
+  }
+  TriangleMesh operator()(const TorusShape& s) const {
+    return make_torus(s.major, s.minor, s.resolution);
+  }
+  TriangleMesh operator()(const MeshShape& s) const { return load_obj(s.file, s.scale); }
+};
+
+std::string shape_key(const Shape& shape) {
+  static const char* keys[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh.file"};
+  return keys[shape.index()];
+}
+
+}  // namespace
+
+TriangleMesh body_mesh(const Shape& shape, const std::filesystem::path& scene_file,
+                       const std::string& json_path) {
+  const std::string where = scene_file.string() + ": " + json_path + "." + shape_key(shape) + ": ";
+  TriangleMesh mesh;
+  try {
+    mesh = std::visit(Mesher{}, shape);
+  } catch (const std::exception& e) {
+    throw InputError(where + "expected a meshable shape: " + e.what());
+  }
+  if (auto defect = find_mesh_defect(mesh)) {
+    throw InputError(where + "expected a closed, manifold, outward-oriented mesh of positive volume: " +
+                     *defect);
+  }
+  return mesh;
+}
+
+}  // namespace affix

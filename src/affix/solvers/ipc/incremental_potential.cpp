@@ -1,0 +1,176 @@
+#include "affix/solvers/ipc/incremental_potential.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+#include <limits>
+
+#include "affix/ccd/point_plane_ccd.hpp"
+#include "affix/energy/barrier.hpp"
+#include "affix/energy/generalized_force.hpp"
+#include "affix/energy/ground_contact.hpp"
+#include "affix/energy/inertia.hpp"
+#include "affix/energy/orthogonality_potential.hpp"
+#include "affix/math/psd_projection.hpp"
+
+namespace affix {
+
+IncrementalPotential::IncrementalPotential(const std::vector<AffineBody>& bodies,
+                                           const std::optional<Ground>& ground, double dhat)
+    : bodies_(bodies), ground_(ground), dhat_(dhat) {}
+
+bool IncrementalPotential::in_ground_contact(int i) const {
+  return ground_.has_value() && !bodies_[i].is_dirichlet();
+}
+
+// Pₒ − fᵀq + κ Σ b + Σ D for one body, without the βh² factor.
+double IncrementalPotential::body_potential(int i, const Vec12& q, const StepConstants& c) const {
+  const AffineBody& body = bodies_[i];
+  double P = orthogonality_potential(q, body.stiffness, body.volume) + linear_potential(c.loads[i], q);
+  if (in_ground_contact(i)) {
+    for (const Vec3& x_bar : body.mesh.vertices) {
+      const double d = ground_distance(q, x_bar, ground_->height);
+      if (d < dhat_) P += c.kappa * barrier(d, dhat_);
+    }
+    for (const auto& f : c.friction[i])
+      P += ground_friction(q, body.mesh.vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps).value;
+  }
+  return P;
+}
+
+double IncrementalPotential::energy(const VecX& q, const StepConstants& c) const {
+  const int n = static_cast<int>(bodies_.size());
+  std::vector<double> per_body(n, 0.0);
+  tbb::parallel_for(0, n, [&](int i) {
+    if (bodies_[i].is_dirichlet()) return;
+    const Vec12 qi = body_segment(q, i);
+    per_body[i] = inertia_energy(bodies_[i].mass_matrix, qi, c.q_tilde[i]) +
+                  c.beta_h2 * body_potential(i, qi, c);
+  });
+  double total = 0.0;
+  for (double e : per_body) total += e;  // fixed order: the same sum on any thread count
+  return total;
+}
+
+void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstants& c, VecX& gradient,
+                                                BlockHessian& H) const {
+  const int n = static_cast<int>(bodies_.size());
+  gradient.setZero(12 * n);
+  H.reset(n);
+  tbb::parallel_for(0, n, [&](int i) {
+    const AffineBody& body = bodies_[i];
+    if (body.is_dirichlet()) {
+      H.diagonal(i) = Mat12::Identity();
+      return;
+    }
+    const Vec12 qi = body_segment(q, i);
+    Vec12 g = orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i];
+    Mat12 h = project_to_psd<12>(orthogonality_potential_hessian(qi, body.stiffness, body.volume));
+    if (in_ground_contact(i)) {
+      // Barrier and friction stencil Hessians are PSD by construction (see ground_contact.hpp).
+      for (const Vec3& x_bar : body.mesh.vertices) {
+        if (ground_distance(qi, x_bar, ground_->height) >= dhat_) continue;
+        const GroundStencil s = ground_barrier(qi, x_bar, ground_->height, dhat_, c.kappa);
+        g += s.gradient;
+        h += s.hessian;
+      }
+      for (const auto& f : c.friction[i]) {
+        const GroundStencil s =
+            ground_friction(qi, body.mesh.vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps);
+        g += s.gradient;
+        h += s.hessian;
+      }
+    }
+    body_segment(gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
+    H.diagonal(i) = body.mass_matrix + c.beta_h2 * h;
+  });
+}
+
+void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepConstants& c,
+                                                     VecX& barrier_grad, VecX& rest_grad) const {
+  const int n = static_cast<int>(bodies_.size());
+  barrier_grad.setZero(12 * n);
+  rest_grad.setZero(12 * n);
+  tbb::parallel_for(0, n, [&](int i) {
+    const AffineBody& body = bodies_[i];
+    if (body.is_dirichlet()) return;
+    const Vec12 qi = body_segment(q, i);
+    body_segment(rest_grad, i) =
+        inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) +
+        c.beta_h2 * (orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i]);
+    if (!in_ground_contact(i)) return;
+    Vec12 g = Vec12::Zero();
+    for (const Vec3& x_bar : body.mesh.vertices) g += ground_barrier(qi, x_bar, ground_->height, dhat_, 1.0).gradient;
+    body_segment(barrier_grad, i) = c.beta_h2 * g;
+  });
+}
+
+std::vector<std::vector<GroundFrictionContact>> IncrementalPotential::lag_friction(
+    const VecX& q_lag, const VecX& q_start, double kappa) const {
+  const int n = static_cast<int>(bodies_.size());
+  std::vector<std::vector<GroundFrictionContact>> contacts(n);
+  tbb::parallel_for(0, n, [&](int i) {
+    if (!in_ground_contact(i)) return;
+    const AffineBody& body = bodies_[i];
+    // Friction coefficient of a pair: geometric mean of the two (DESIGN §3).
+    const double mu = std::sqrt(body.friction * ground_->friction);
+    if (mu == 0.0) return;
+    const Vec12 qi = body_segment(q_lag, i);
+    for (int v = 0; v < static_cast<int>(body.mesh.vertices.size()); ++v) {
+      const Vec3& x_bar = body.mesh.vertices[v];
+      const double d = ground_distance(qi, x_bar, ground_->height);
+      if (d >= dhat_) continue;
+      const double lambda = -kappa * barrier_first_derivative(d, dhat_);
+      contacts[i].push_back({v, mu * lambda, world_point(body_segment(q_start, i), x_bar)});
+    }
+  });
+  return contacts;
+}
+
+double IncrementalPotential::max_step(const VecX& q, const VecX& dq) const {
+  const int n = static_cast<int>(bodies_.size());
+  std::vector<double> per_body(n, 1.0);
+  tbb::parallel_for(0, n, [&](int i) {
+    if (!in_ground_contact(i)) return;
+    const Vec12 qi = body_segment(q, i), qi_end = qi + body_segment(dq, i);
+    double alpha = 1.0;
+    for (const Vec3& x_bar : bodies_[i].mesh.vertices) {
+      alpha = std::min(alpha, point_plane_max_step(ground_distance(qi, x_bar, ground_->height),
+                                                   ground_distance(qi_end, x_bar, ground_->height)));
+    }
+    per_body[i] = alpha;
+  });
+  double alpha = 1.0;
+  for (double a : per_body) alpha = std::min(alpha, a);
+  return alpha;
+}
+
+ContactSummary IncrementalPotential::contact_summary(const VecX& q) const {
+  ContactSummary s{std::numeric_limits<double>::infinity(), 0};
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+    if (!in_ground_contact(i)) continue;
+    for (const Vec3& x_bar : bodies_[i].mesh.vertices) {
+      const double d = ground_distance(body_segment(q, i), x_bar, ground_->height);
+      s.min_distance = std::min(s.min_distance, d);
+      if (d < dhat_) ++s.active;
+    }
+  }
+  return s;
+}
+
+double IncrementalPotential::potential_energy(const VecX& q, const std::vector<Vec12>& gravity_loads,
+                                              double kappa) const {
+  double total = 0.0;
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+    if (bodies_[i].is_dirichlet()) continue;
+    const Vec12 qi = body_segment(q, i);
+    total += orthogonality_potential(qi, bodies_[i].stiffness, bodies_[i].volume) +
+             linear_potential(gravity_loads[i], qi);
+    if (!in_ground_contact(i)) continue;
+    for (const Vec3& x_bar : bodies_[i].mesh.vertices)
+      total += kappa * barrier(ground_distance(qi, x_bar, ground_->height), dhat_);
+  }
+  return total;
+}
+
+}  // namespace affix

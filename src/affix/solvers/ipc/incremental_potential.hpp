@@ -1,0 +1,80 @@
+#pragma once
+// The incremental potential of one time step (Lan 2022 Eq. 9; Chen 2022 Eq. 1):
+//   E(q) = Σ_bodies ½‖qᵢ − q̃ᵢ‖²_M + βh² [ Pₒ(qᵢ) − fᵢᵀqᵢ + κ Σ_v b(d_v(qᵢ)) + Σ_c D_c(qᵢ) ]
+// with Pₒ the orthogonality potential, f the constant generalized loads (gravity, external forces and
+// torques), b the ground barrier on every vertex within d̂, and D the lagged ground friction.
+// Every term is per body, evaluated in parallel and summed in body order (deterministic).
+// Dirichlet (fixed, kinematic) bodies contribute nothing: their DOFs are not unknowns.
+#include <optional>
+#include <vector>
+
+#include "affix/body/affine_body.hpp"
+#include "affix/scene/scene.hpp"
+#include "affix/solvers/linear/block_hessian.hpp"
+
+namespace affix {
+
+/// A vertex in contact with the ground at the last friction lag update.
+struct GroundFrictionContact {
+  int vertex = 0;
+  double mu_lambda = 0.0;  ///< μ·λ, λ the normal force (N) at the lag point
+  Vec3 x_start;            ///< world position at the start of the step
+};
+
+/// What stays constant while one step is solved.
+struct StepConstants {
+  double beta_h2 = 0.0;              ///< βh²
+  double kappa = 0.0;                ///< barrier stiffness κ
+  double friction_eps = 0.0;         ///< ε_v·h (m)
+  std::vector<Vec12> q_tilde;        ///< per body
+  std::vector<Vec12> loads;          ///< per body generalized force f
+  std::vector<std::vector<GroundFrictionContact>> friction;  ///< per body
+};
+
+struct ContactSummary {
+  double min_distance;  ///< smallest vertex–ground distance over dynamic bodies (inf: no ground)
+  int active = 0;       ///< vertex–ground pairs closer than d̂
+};
+
+class IncrementalPotential {
+ public:
+  IncrementalPotential(const std::vector<AffineBody>& bodies, const std::optional<Ground>& ground,
+                       double dhat);
+
+  double energy(const VecX& q, const StepConstants& c) const;
+  /// Gradient (12n) and PSD-projected Hessian; Dirichlet rows are identity with zero gradient.
+  void gradient_and_hessian(const VecX& q, const StepConstants& c, VecX& gradient, BlockHessian& H) const;
+
+  /// ∇ of the barrier sum βh² Σ b (κ = 1), and ∇ of everything else: the two sides that the
+  /// adaptive barrier stiffness balances.
+  void barrier_balance_gradients(const VecX& q, const StepConstants& c, VecX& barrier_grad,
+                                 VecX& rest_grad) const;
+
+  /// Ground friction contacts at the lag point q_lag: λ = κ·(−b'(d)) for every vertex within d̂.
+  std::vector<std::vector<GroundFrictionContact>> lag_friction(const VecX& q_lag, const VecX& q_start,
+                                                               double kappa) const;
+
+  /// Largest α ∈ (0, 1] such that no vertex comes closer to the ground than a tenth of its current
+  /// distance along q + α·dq (linear CCD: vertex trajectories are linear in q).
+  double max_step(const VecX& q, const VecX& dq) const;
+
+  ContactSummary contact_summary(const VecX& q) const;
+
+  /// Physical potential energy for statistics (J): gravity −f_gᵀq (f_g per body), orthogonality and
+  /// barrier, without the βh² factor.
+  double potential_energy(const VecX& q, const std::vector<Vec12>& gravity_loads, double kappa) const;
+
+ private:
+  bool in_ground_contact(int body) const;
+  double body_potential(int i, const Vec12& q, const StepConstants& c) const;
+
+  const std::vector<AffineBody>& bodies_;
+  std::optional<Ground> ground_;
+  double dhat_;
+};
+
+/// The segment of body i in a stacked state vector.
+inline auto body_segment(VecX& x, int i) { return x.segment<12>(12 * i); }
+inline auto body_segment(const VecX& x, int i) { return x.segment<12>(12 * i); }
+
+}  // namespace affix

@@ -1,0 +1,170 @@
+#include "affix/solvers/ipc/ipc_simulator.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "affix/body/kinematic_motion.hpp"
+#include "affix/energy/generalized_force.hpp"
+#include "affix/energy/ground_contact.hpp"
+#include "affix/energy/inertia.hpp"
+#include "affix/error.hpp"
+#include "affix/geometry/aabb.hpp"
+
+namespace affix {
+namespace {
+
+void refuse_unsupported(const Scene& scene) {
+  if (!scene.joints.empty())
+    throw InputError(scene.file.string() + ": joints[0]: the ipc solver does not support joints yet "
+                     "(expected a scene without joints)");
+}
+
+/// A dynamic body must start strictly above the ground: the barrier is infinite at d ≤ 0.
+void refuse_bodies_below_ground(const Scene& scene, const std::vector<AffineBody>& bodies) {
+  if (!scene.ground) return;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (bodies[i].is_dirichlet()) continue;
+    for (const Vec3& x_bar : bodies[i].mesh.vertices) {
+      const double d = ground_distance(bodies[i].q0, x_bar, scene.ground->height);
+      if (d <= 0.0) {
+        throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) + "].position: body '" +
+                         bodies[i].name + "' starts on or below the ground (a vertex is " +
+                         std::to_string(-d) + " m below z = " + std::to_string(scene.ground->height) +
+                         "); expected every vertex above the ground");
+      }
+    }
+  }
+}
+
+double scene_size(const std::vector<AffineBody>& bodies) {
+  Aabb box;
+  for (const AffineBody& b : bodies)
+    for (const Vec3& x_bar : b.mesh.vertices) box.extend(world_point(b.q0, x_bar));
+  return std::max(box.diagonal().norm(), 1e-6);
+}
+
+}  // namespace
+
+IpcSimulator::IpcSimulator(const Scene& scene)
+    : settings_(scene.settings),
+      forces_(scene.forces),
+      bodies_(build_affine_bodies(scene)),
+      potential_(bodies_, scene.ground, scene.settings.ipc.dhat) {
+  refuse_unsupported(scene);
+  refuse_bodies_below_ground(scene, bodies_);
+
+  double total_mass = 0.0;
+  int dynamic = 0;
+  for (const AffineBody& b : bodies_) {
+    gravity_loads_.push_back(gravity_force(b, settings_.gravity));
+    body_radii_.push_back(b.bounding_radius);
+    history_.push_back({b.q0, b.qdot0, b.q0, b.qdot0, false});
+    if (!b.is_dirichlet()) total_mass += b.mass, ++dynamic;
+  }
+  average_mass_ = dynamic > 0 ? total_mass / dynamic : 1.0;
+  for (const ForceDef& f : forces_) {
+    const Vec12& q0 = bodies_[f.body_index].q0;
+    const Vec3 world = f.point.value_or(state_translation(q0));
+    force_points_.push_back(state_matrix(q0).inverse() * (world - state_translation(q0)));
+  }
+
+  newton_options_.h = settings_.dt;
+  newton_options_.tolerance = settings_.ipc.tolerance;
+  newton_options_.max_iterations = settings_.ipc.max_iterations;
+  newton_options_.scene_size = scene_size(bodies_);
+  newton_options_.adaptive_kappa = !settings_.ipc.kappa.has_value();
+}
+
+StepConstants IpcSimulator::step_constants(const VecX& q_start,
+                                           const std::vector<Prediction>& predictions) const {
+  const double h = settings_.dt, t = time();
+  StepConstants c;
+  c.beta_h2 = predictions.empty() ? h * h : predictions.front().beta * h * h;
+  c.friction_eps = settings_.ipc.epsv * h;
+  c.loads = gravity_loads_;
+  for (std::size_t k = 0; k < forces_.size(); ++k) {
+    const ForceDef& f = forces_[k];
+    if (t < f.start || t >= f.end) continue;  // active for start ≤ t < end, t at the step's start
+    const Vec12 qi = body_segment(q_start, f.body_index);
+    c.loads[f.body_index] += point_force(force_points_[k], f.force) + torque_force(state_matrix(qi), f.torque);
+  }
+  for (const Prediction& p : predictions) c.q_tilde.push_back(p.q_tilde);
+  return c;
+}
+
+StepStats IpcSimulator::step() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double h = settings_.dt;
+  const int n = static_cast<int>(bodies_.size());
+  const double t_next = (step_ + 1) * h;
+
+  VecX q_start(12 * n), q(12 * n);
+  std::vector<Prediction> predictions;
+  for (int i = 0; i < n; ++i) {
+    body_segment(q_start, i) = history_[i].q;
+    predictions.push_back(predict(settings_.integrator, history_[i], h));
+  }
+  // Every body shares one β (all bodies use the same integrator and history length).
+  StepConstants c = step_constants(q_start, predictions);
+  q = q_start;
+  for (int i = 0; i < n; ++i)
+    if (bodies_[i].is_dirichlet()) body_segment(q, i) = prescribed_state(bodies_[i], t_next);
+
+  if (settings_.ipc.kappa) {
+    c.kappa = *settings_.ipc.kappa;
+  } else {
+    newton_options_.kappa_bounds =
+        barrier_stiffness_bounds(average_mass_, c.beta_h2, settings_.ipc.dhat, newton_options_.scene_size);
+    VecX barrier_grad, rest_grad;
+    potential_.barrier_balance_gradients(q, c, barrier_grad, rest_grad);
+    c.kappa = initial_barrier_stiffness(barrier_grad, rest_grad, newton_options_.kappa_bounds);
+  }
+
+  StepStats stats;
+  for (int lag = 0; lag < settings_.ipc.friction_iterations; ++lag) {
+    c.friction = potential_.lag_friction(lag == 0 ? q_start : q, q_start, c.kappa);
+    const NewtonResult r = newton_solve(potential_, c, q, body_radii_, newton_options_, linear_solver_);
+    stats.iterations += r.iterations;
+    stats.residual = r.residual;
+    stats.hit_iteration_cap = stats.hit_iteration_cap || !r.converged;
+    stats.line_search_evaluations += r.line_search_evaluations;
+    stats.warnings += r.warnings;
+  }
+  check_finite(q);
+
+  for (int i = 0; i < n; ++i) advance(settings_.integrator, history_[i], body_segment(q, i), h);
+  ++step_;
+
+  const ContactSummary contacts = potential_.contact_summary(q);
+  stats.step = step_;
+  stats.time = time();
+  stats.min_distance = contacts.min_distance;
+  stats.active_contacts = contacts.active;
+  stats.barrier_stiffness = c.kappa;
+  for (int i = 0; i < n; ++i) stats.kinetic_energy += kinetic_energy(bodies_[i].mass_matrix, history_[i].qdot);
+  stats.potential_energy = potential_.potential_energy(q, gravity_loads_, c.kappa);
+  stats.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
+  return stats;
+}
+
+void IpcSimulator::check_finite(const VecX& q) const {
+  const int n = static_cast<int>(bodies_.size());
+  for (int i = 0; i < n; ++i) {
+    const auto qi = body_segment(q, i);
+    // A body that left any sane range (1e6 × the scene size away) has run away.
+    if (!qi.allFinite() || qi.head<3>().norm() > 1e6 * newton_options_.scene_size)
+      throw SimulationError("step " + std::to_string(step_ + 1) + ": body '" + bodies_[i].name +
+                            "' diverged (state not finite or runaway)");
+  }
+}
+
+std::vector<BodyPose> IpcSimulator::poses() const {
+  std::vector<BodyPose> out;
+  out.reserve(history_.size());
+  for (const BodyHistory& h : history_) out.push_back({state_translation(h.q), state_matrix(h.q)});
+  return out;
+}
+
+}  // namespace affix

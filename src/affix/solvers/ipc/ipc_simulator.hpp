@@ -1,0 +1,48 @@
+#pragma once
+// The `ipc` solver, version 1: stiff affine bodies (Lan 2022) with body–ground barrier contact and
+// lagged friction, integrated by implicit Euler or BDF-2 (Chen 2022 §3) in one Newton barrier solve.
+#include <optional>
+#include <vector>
+
+#include "affix/body/affine_body.hpp"
+#include "affix/solvers/ipc/incremental_potential.hpp"
+#include "affix/solvers/ipc/newton_solver.hpp"
+#include "affix/solvers/ipc/time_integrator.hpp"
+#include "affix/solvers/linear/sparse_cholesky.hpp"
+#include "affix/solvers/simulator.hpp"
+
+namespace affix {
+
+class IpcSimulator final : public Simulator {
+ public:
+  /// Throws InputError if the scene has joints (not yet supported by this solver) or a dynamic body
+  /// starts on or below the ground.
+  explicit IpcSimulator(const Scene& scene);
+
+  const char* name() const override { return "ipc"; }
+  StepStats step() override;
+  double time() const override { return step_ * settings_.dt; }
+  int step_count() const override { return step_; }
+  std::vector<BodyPose> poses() const override;
+
+  const std::vector<AffineBody>& bodies() const { return bodies_; }
+
+ private:
+  StepConstants step_constants(const VecX& q_start, const std::vector<Prediction>& predictions) const;
+  void check_finite(const VecX& q) const;
+
+  Settings settings_;
+  std::vector<ForceDef> forces_;
+  std::vector<AffineBody> bodies_;
+  std::vector<Vec3> force_points_;        // rest-frame application point of each force
+  std::vector<Vec12> gravity_loads_;
+  std::vector<double> body_radii_;
+  std::vector<BodyHistory> history_;
+  IncrementalPotential potential_;
+  SparseCholesky linear_solver_;
+  NewtonOptions newton_options_;
+  double average_mass_ = 1.0;
+  int step_ = 0;
+};
+
+}  // namespace affix

@@ -1,0 +1,72 @@
+#include "affix/solvers/linear/sparse_cholesky.hpp"
+
+namespace affix {
+namespace {
+
+/// Off-diagonal blocks of each block column, rows ascending (BlockHessian keys are (column, row)).
+std::vector<std::vector<int>> column_blocks(const BlockHessian& H) {
+  std::vector<std::vector<int>> rows(H.block_count());
+  for (const auto& [key, block] : H.couplings()) rows[key.first].push_back(key.second);
+  return rows;
+}
+
+}  // namespace
+
+SparseCholesky::SparseCholesky()
+    : llt_(std::make_unique<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>>()) {}
+SparseCholesky::~SparseCholesky() = default;
+
+// The lower triangle of scalar column c = 12J + k holds rows 12J + k … 12J + 11 of the diagonal block,
+// then 12 rows of each coupling block below it.
+void SparseCholesky::build_structure(const BlockHessian& H) {
+  const int n = 12 * H.block_count();
+  const auto rows = column_blocks(H);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int J = 0; J < H.block_count(); ++J) {
+    for (int k = 0; k < 12; ++k) {
+      for (int r = k; r < 12; ++r) entries.emplace_back(12 * J + r, 12 * J + k, 0.0);
+      for (int I : rows[J])
+        for (int r = 0; r < 12; ++r) entries.emplace_back(12 * I + r, 12 * J + k, 0.0);
+    }
+  }
+  lower_.resize(n, n);
+  lower_.setFromTriplets(entries.begin(), entries.end());
+  lower_.makeCompressed();
+}
+
+void SparseCholesky::fill_values(const BlockHessian& H) {
+  const auto rows = column_blocks(H);
+  double* value = lower_.valuePtr();
+  for (int J = 0; J < H.block_count(); ++J) {
+    const Mat12& D = H.diagonal(J);
+    for (int k = 0; k < 12; ++k) {
+      for (int r = k; r < 12; ++r) *value++ = D(r, k);
+      for (int I : rows[J]) {
+        const Mat12& B = H.couplings().at({J, I});
+        for (int r = 0; r < 12; ++r) *value++ = B(r, k);
+      }
+    }
+  }
+}
+
+bool SparseCholesky::factorize(const BlockHessian& H) {
+  Pattern pattern;
+  pattern.reserve(H.couplings().size());
+  for (const auto& [key, block] : H.couplings()) pattern.push_back(key);
+  if (H.block_count() != block_count_ || pattern != pattern_) {
+    build_structure(H);
+    fill_values(H);
+    llt_->analyzePattern(lower_);
+    ++symbolic_analyses_;
+    block_count_ = H.block_count();
+    pattern_ = std::move(pattern);
+  } else {
+    fill_values(H);
+  }
+  llt_->factorize(lower_);
+  return llt_->info() == Eigen::Success;
+}
+
+VecX SparseCholesky::solve(const VecX& b) { return llt_->solve(b); }
+
+}  // namespace affix

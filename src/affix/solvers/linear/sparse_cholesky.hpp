@@ -1,0 +1,38 @@
+#pragma once
+// Sparse direct solve of a BlockHessian with CHOLMOD (supernodal LLᵀ, AMD/METIS ordering). The
+// symbolic analysis is kept while the block pattern is unchanged, so a step whose contacts keep the
+// same body pairs pays for numeric factorisations only.
+#include <Eigen/CholmodSupport>
+#include <Eigen/SparseCore>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "affix/solvers/linear/block_hessian.hpp"
+
+namespace affix {
+
+class SparseCholesky {
+ public:
+  SparseCholesky();
+  ~SparseCholesky();
+
+  /// Factorises H. Returns false if H is not numerically positive definite.
+  bool factorize(const BlockHessian& H);
+  /// Solves H x = b with the last factorisation.
+  VecX solve(const VecX& b);
+  int symbolic_analyses() const { return symbolic_analyses_; }
+
+ private:
+  using Pattern = std::vector<std::pair<int, int>>;
+  void build_structure(const BlockHessian& H);
+  void fill_values(const BlockHessian& H);
+
+  Eigen::SparseMatrix<double> lower_;  // lower triangle, column-major
+  Pattern pattern_;                    // the couplings the structure was built for
+  int block_count_ = -1;
+  std::unique_ptr<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>> llt_;
+  int symbolic_analyses_ = 0;
+};
+
+}  // namespace affix
