@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -17,6 +18,9 @@ namespace affix {
 // ---------------------------------------------------------------- settings
 
 enum class Integrator { implicit_euler, bdf2 };
+
+/// The names `settings.solver` accepts: a new solver back-end adds its name here.
+inline constexpr std::string_view kSolverNames[] = {"ipc"};
 
 struct IpcSettings {
   double dhat = 1e-3;                ///< barrier activation distance d̂ (m, absolute)

@@ -1,0 +1,116 @@
+#include "affix/scene/body_reader.hpp"
+
+#include <numbers>
+#include <string>
+
+#include "affix/scene/shape_reader.hpp"
+
+namespace affix {
+
+namespace {
+
+constexpr const char* kRotationForms = "a quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"angle_deg\": a}";
+
+Quat read_quaternion(const JsonReader& value) {
+  const auto c = value.array(4);
+  Quat q(c[0].number(), c[1].number(), c[2].number(), c[3].number());
+  if (!(q.norm() > 0.0)) value.expected("a non-zero quaternion [w, x, y, z]");
+  return q.normalized();
+}
+
+Quat read_axis_angle(const JsonReader& value) {
+  const ObjectReader obj(value, {"axis", "angle_deg"});
+  const Vec3 axis = obj.at("axis").direction();
+  const double angle = obj.at("angle_deg").number() * std::numbers::pi / 180.0;
+  return Quat(Eigen::AngleAxisd(angle, axis)).normalized();
+}
+
+Keyframe read_keyframe(const JsonReader& value) {
+  const ObjectReader obj(value, {"time", "position", "rotation"});
+  Keyframe key;
+  key.time = obj.at("time").number();
+  key.position = obj.at("position").vec3();
+  if (auto v = obj.find("rotation")) key.rotation = read_rotation(*v);
+  return key;
+}
+
+/// Keys in time order, starting no earlier than t = 0; equal times would make the motion jump.
+std::vector<Keyframe> read_keyframes(const JsonReader& value) {
+  std::vector<Keyframe> keys;
+  for (const JsonReader& item : value.non_empty_array()) {
+    keys.push_back(read_keyframe(item));
+    const JsonReader time = item.child("time");
+    if (keys.size() == 1 && keys[0].time < 0.0) time.expected("a time ≥ 0 for the first keyframe");
+    if (keys.size() > 1 && !(keys.back().time > keys[keys.size() - 2].time)) {
+      time.expected("a time greater than the previous keyframe's (" +
+                    nlohmann::json(keys[keys.size() - 2].time).dump() + ")");
+    }
+  }
+  return keys;
+}
+
+Kinematic read_kinematic(const JsonReader& value) {
+  const ObjectReader obj(value, {"velocity", "angular_velocity", "keyframes"});
+  Kinematic kinematic;
+  if (auto v = obj.find("keyframes")) {
+    if (obj.has("velocity") || obj.has("angular_velocity")) {
+      v->fail("cannot be combined with velocity/angular_velocity (expected one form of kinematic motion)");
+    }
+    kinematic.keyframes = read_keyframes(*v);
+  }
+  if (auto v = obj.find("velocity")) kinematic.velocity = v->vec3();
+  if (auto v = obj.find("angular_velocity")) kinematic.angular_velocity = v->vec3();
+  return kinematic;
+}
+
+CollisionFilter read_collision(const JsonReader& value) {
+  const ObjectReader obj(value, {"group", "mask"});
+  CollisionFilter filter;
+  if (auto v = obj.find("group")) filter.group = v->integer();
+  if (auto v = obj.find("mask")) filter.mask = v->integer();
+  return filter;
+}
+
+std::string read_body_name(const JsonReader& value) {
+  std::string name = value.non_empty_string();
+  // Joints name the static world "world"; a body of that name would be ambiguous.
+  if (name == "world") value.expected("a body name other than \"world\" (reserved)");
+  return name;
+}
+
+}  // namespace
+
+Quat read_rotation(const JsonReader& value) {
+  if (value.json().is_array() && value.json().size() == 4) return read_quaternion(value);
+  if (value.json().is_object()) return read_axis_angle(value);
+  value.expected(kRotationForms);
+}
+
+BodyDef read_body(const JsonReader& value, const std::filesystem::path& scene_dir) {
+  const ObjectReader obj(
+      value, {"name", "shape", "density", "mass", "position", "rotation", "velocity", "angular_velocity",
+              "friction", "stiffness", "fixed", "kinematic", "collision"});
+  BodyDef body;
+  body.name = read_body_name(obj.at("name"));
+  body.shape = read_shape(obj.at("shape"), scene_dir);
+  if (auto v = obj.find("density")) body.density = v->positive();
+  if (auto v = obj.find("mass")) {
+    if (obj.has("density")) v->fail("expected only one of density and mass, got both");
+    body.mass = v->positive();
+  }
+  if (auto v = obj.find("position")) body.position = v->vec3();
+  if (auto v = obj.find("rotation")) body.rotation = read_rotation(*v);
+  if (auto v = obj.find("velocity")) body.velocity = v->vec3();
+  if (auto v = obj.find("angular_velocity")) body.angular_velocity = v->vec3();
+  if (auto v = obj.find("friction")) body.friction = v->non_negative();
+  if (auto v = obj.find("stiffness")) body.stiffness = v->positive();
+  if (auto v = obj.find("fixed")) body.fixed = v->boolean();
+  if (auto v = obj.find("kinematic")) {
+    if (body.fixed) v->fail("not allowed on a fixed body (expected either fixed or kinematic, not both)");
+    body.kinematic = read_kinematic(*v);
+  }
+  if (auto v = obj.find("collision")) body.collision = read_collision(*v);
+  return body;
+}
+
+}  // namespace affix

@@ -1,0 +1,182 @@
+#include "affix/scene/joint_reader.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace affix {
+
+namespace {
+
+constexpr JointType kJointTypes[] = {JointType::ball,      JointType::hinge, JointType::prismatic,
+                                     JointType::universal, JointType::fixed, JointType::cone_twist,
+                                     JointType::distance,  JointType::slider};
+constexpr double kPerpendicularTolerance = 1e-6;  // |cos| between axes that must be at right angles
+constexpr double kDegToRad = std::numbers::pi / 180.0;
+
+/// The fields every joint may have, then the DESIGN §3 table row of each type.
+std::vector<std::string_view> allowed_fields(JointType type) {
+  std::vector<std::string_view> fields{"name",      "type",   "body1", "body2", "collide_connected",
+                                       "stiffness", "damping"};
+  const auto add = [&](std::initializer_list<std::string_view> more) { fields.insert(fields.end(), more); };
+  switch (type) {
+    case JointType::ball: add({"anchor"}); break;
+    case JointType::hinge: add({"anchor", "axis", "limits_deg"}); break;
+    case JointType::prismatic: add({"anchor", "axis", "limits"}); break;
+    case JointType::universal: add({"anchor", "axes"}); break;
+    case JointType::fixed: add({"anchor"}); break;
+    case JointType::cone_twist: add({"anchor", "frame", "limits_deg"}); break;
+    case JointType::distance: add({"anchor1", "anchor2", "length", "min", "max"}); break;
+    case JointType::slider: add({"point", "normal", "direction", "limits"}); break;
+  }
+  return fields;
+}
+
+JointType read_type(const JsonReader& value) {
+  const std::string name = value.string();
+  for (JointType type : kJointTypes) {
+    if (name == to_string(type)) return type;
+  }
+  value.expected("a joint type (ball, hinge, prismatic, universal, fixed, cone_twist, distance, slider)");
+}
+
+/// [min, max] with min ≤ max, in the file's unit.
+std::array<double, 2> read_range(const JsonReader& value) {
+  if (!value.json().is_array() || value.json().size() != 2) value.expected("[min, max]");
+  const auto items = value.array(2);
+  const std::array<double, 2> range{items[0].number(), items[1].number()};
+  if (!(range[0] <= range[1])) value.expected("[min, max] with min ≤ max");
+  return range;
+}
+
+AngleRange read_angle_range_deg(const JsonReader& value) {
+  const auto deg = read_range(value);
+  return {deg[0] * kDegToRad, deg[1] * kDegToRad};
+}
+
+/// Universal `axes` [a1, a2]: the cross of the joint needs them at right angles.
+std::array<Vec3, 2> read_universal_axes(const JsonReader& value) {
+  const auto items = value.array(2);
+  const std::array<Vec3, 2> axes{items[0].direction(), items[1].direction()};
+  if (!(std::abs(axes[0].dot(axes[1])) < kPerpendicularTolerance)) {
+    value.expected("two perpendicular axes [a1, a2]");
+  }
+  return axes;
+}
+
+/// Cone-twist `frame` [x, y, z]: columns of a rotation, so that twist and swings are well defined.
+Mat3 read_frame(const JsonReader& value) {
+  const auto items = value.array(3);
+  Mat3 frame;
+  for (int i = 0; i < 3; ++i) frame.col(i) = items[static_cast<std::size_t>(i)].direction();
+  const bool orthogonal = std::abs(frame.col(0).dot(frame.col(1))) < kPerpendicularTolerance &&
+                          std::abs(frame.col(0).dot(frame.col(2))) < kPerpendicularTolerance &&
+                          std::abs(frame.col(1).dot(frame.col(2))) < kPerpendicularTolerance;
+  if (!orthogonal || !(frame.determinant() > 0.0)) {
+    value.expected("three orthonormal right-handed axes [x, y, z]");
+  }
+  return frame;
+}
+
+void read_cone_limits(const JsonReader& value, JointDef& joint) {
+  const ObjectReader obj(value, {"twist", "swing1", "swing2"});
+  if (auto v = obj.find("twist")) joint.twist_limits = read_angle_range_deg(*v);
+  if (auto v = obj.find("swing1")) joint.swing1_limits = read_angle_range_deg(*v);
+  if (auto v = obj.find("swing2")) joint.swing2_limits = read_angle_range_deg(*v);
+}
+
+void read_distance(const ObjectReader& obj, JointDef& joint) {
+  joint.anchor1 = obj.at("anchor1").vec3();
+  joint.anchor2 = obj.at("anchor2").vec3();
+  if (auto v = obj.find("length")) joint.length = v->positive();
+  if (auto v = obj.find("min")) joint.min_length = v->non_negative();
+  if (auto v = obj.find("max")) {
+    joint.max_length = v->non_negative();
+    if (joint.min_length && *joint.max_length < *joint.min_length) {
+      v->expected("a number ≥ min (" + obj.at("min").render() + ")");
+    }
+  }
+}
+
+/// A point of body1 kept on a plane (`normal`) or a line (`direction`) of body2; limits need a line.
+void read_slider(const ObjectReader& obj, JointDef& joint, const std::string& what) {
+  joint.point = obj.at("point").vec3();
+  const auto normal = obj.find("normal");
+  const auto direction = obj.find("direction");
+  if (normal && direction) direction->fail("expected only one of normal and direction, got both");
+  if (!normal && !direction) {
+    obj.self().fail("expected one of normal (a plane) or direction (a line) for " + what);
+  }
+  if (normal) joint.normal = normal->direction();
+  if (direction) joint.direction = direction->direction();
+  if (auto v = obj.find("limits")) {
+    if (!direction) v->fail("only allowed with direction (limits are measured along the line)");
+    joint.limits = read_range(*v);
+  }
+}
+
+void read_type_fields(const ObjectReader& obj, JointDef& joint, const std::string& what) {
+  switch (joint.type) {
+    case JointType::ball:
+    case JointType::fixed: joint.anchor = obj.at("anchor").vec3(); break;
+    case JointType::hinge:
+      joint.anchor = obj.at("anchor").vec3();
+      joint.axis = obj.at("axis").direction();
+      if (auto v = obj.find("limits_deg")) joint.angle_limits = read_angle_range_deg(*v);
+      break;
+    case JointType::prismatic:
+      joint.anchor = obj.at("anchor").vec3();
+      joint.axis = obj.at("axis").direction();
+      if (auto v = obj.find("limits")) joint.limits = read_range(*v);
+      break;
+    case JointType::universal:
+      joint.anchor = obj.at("anchor").vec3();
+      joint.axes = read_universal_axes(obj.at("axes"));
+      break;
+    case JointType::cone_twist:
+      joint.anchor = obj.at("anchor").vec3();
+      joint.frame = read_frame(obj.at("frame"));
+      if (auto v = obj.find("limits_deg")) read_cone_limits(*v, joint);
+      break;
+    case JointType::distance: read_distance(obj, joint); break;
+    case JointType::slider: read_slider(obj, joint, what); break;
+  }
+}
+
+/// body1 is always a body; body2 may also be the world, and never body1 itself.
+void read_bodies(const ObjectReader& obj, const Scene& scene, JointDef& joint) {
+  const auto resolve = [&](const JsonReader& value, bool world_allowed) {
+    const std::string name = value.non_empty_string();
+    if (name == "world" && !world_allowed) value.expected("a body name (only body2 may be \"world\")");
+    const std::optional<int> index = scene.body_index(name);
+    if (!index) value.fail("unknown body '" + name + "' (expected the name of one of the bodies)");
+    return std::pair{name, *index};
+  };
+  std::tie(joint.body1, joint.body1_index) = resolve(obj.at("body1"), false);
+  const JsonReader body2 = obj.at("body2");
+  std::tie(joint.body2, joint.body2_index) = resolve(body2, true);
+  if (joint.body2 == joint.body1) body2.expected("a body other than body1");
+}
+
+}  // namespace
+
+JointDef read_joint(const JsonReader& value, int index, const Scene& scene) {
+  ObjectReader obj(value);
+  JointDef joint;
+  joint.type = read_type(obj.at("type"));
+  const std::string what = std::string("a ") + to_string(joint.type) + " joint";
+  obj.allow_only(allowed_fields(joint.type), what);
+
+  joint.name = "joint" + std::to_string(index);
+  if (auto v = obj.find("name")) joint.name = v->non_empty_string();
+  read_bodies(obj, scene, joint);
+  read_type_fields(obj, joint, what);
+  if (auto v = obj.find("collide_connected")) joint.collide_connected = v->boolean();
+  if (auto v = obj.find("stiffness")) joint.stiffness = v->positive();
+  if (auto v = obj.find("damping")) joint.damping = v->non_negative();
+  return joint;
+}
+
+}  // namespace affix

@@ -1,0 +1,92 @@
+#pragma once
+// Typed reading of a parsed JSON document that always knows where it is: every value carries the file
+// it came from and its path in dot/bracket form (`bodies[3].shape.box`), so that every rejection is one
+// line naming both (DESIGN §4):
+//
+//   <file>: <path>: expected <what>, got <short rendering of the value>
+//
+// Nothing here knows about scenes; the scene readers say what each field must be.
+#include <cstddef>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "affix/math/types.hpp"
+
+namespace affix {
+
+/// One JSON value and where it sits. Cheap to copy; refers to (does not own) the document and the
+/// file path, which must outlive it.
+class JsonReader {
+ public:
+  /// The document root of `file`.
+  JsonReader(const nlohmann::json& root, const std::filesystem::path& file);
+
+  const nlohmann::json& json() const { return *value_; }
+  const std::string& path() const { return path_; }
+
+  /// Throws InputError `<file>: <path>: <message>`.
+  [[noreturn]] void fail(std::string_view message) const;
+  /// Throws InputError `<file>: <path>: expected <what>, got <value>`.
+  [[noreturn]] void expected(std::string_view what) const;
+  /// The value as a short, one-line piece of JSON for messages.
+  std::string render() const;
+
+  // Scalars. Numbers must be finite; a bool is not a number and an integer is a valid double.
+  double number() const;
+  double positive() const;      ///< > 0
+  double non_negative() const;  ///< ≥ 0
+  int integer() const;          ///< a JSON integer that fits an int
+  int integer_at_least(int min) const;
+  bool boolean() const;
+  std::string string() const;
+  std::string non_empty_string() const;
+
+  // Vectors: arrays of exactly three numbers.
+  Vec3 vec3() const;
+  Vec3 direction() const;  ///< non-zero, returned normalised
+
+  /// The elements of an array (of exactly `size` elements when given).
+  std::vector<JsonReader> array(std::optional<std::size_t> size = std::nullopt) const;
+  std::vector<JsonReader> non_empty_array() const;
+
+  /// A child of this value (which the caller knows to be an object / array).
+  JsonReader child(std::string_view key) const;
+  JsonReader element(std::size_t index) const;
+
+ private:
+  friend class ObjectReader;  // reports a missing field at the path it would have had
+  JsonReader(const nlohmann::json& value, std::string path, const std::filesystem::path& file);
+  std::string child_path(std::string_view key) const;
+  const nlohmann::json* value_;
+  std::string path_;
+  const std::filesystem::path* file_;
+};
+
+/// A JSON object, and the check that it has no fields but the allowed ones. `what` names the owner in
+/// messages when the allowed set depends on it (e.g. "a hinge joint").
+class ObjectReader {
+ public:
+  /// Requires an object whose keys are all in `allowed`.
+  ObjectReader(const JsonReader& value, std::vector<std::string_view> allowed, std::string_view what = {});
+  /// Requires an object, and leaves the key check to allow_only(): for objects whose allowed fields
+  /// depend on one of their own fields (a joint's `type`).
+  explicit ObjectReader(const JsonReader& value);
+  void allow_only(const std::vector<std::string_view>& allowed, std::string_view what = {});
+
+  const JsonReader& self() const { return value_; }
+  bool has(std::string_view key) const;
+  /// The field if present.
+  std::optional<JsonReader> find(std::string_view key) const;
+  /// The field; its absence is an error at its would-be path.
+  JsonReader at(std::string_view key) const;
+
+ private:
+  JsonReader value_;
+  std::string what_;
+};
+
+}  // namespace affix

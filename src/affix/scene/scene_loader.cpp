@@ -1,0 +1,165 @@
+#include "affix/scene/scene_loader.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "affix/error.hpp"
+#include "affix/scene/body_reader.hpp"
+#include "affix/scene/joint_reader.hpp"
+#include "affix/scene/json_reader.hpp"
+#include "affix/scene/settings_reader.hpp"
+
+namespace affix {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+std::string read_text(const std::filesystem::path& file) {
+  const auto fail = [&](const std::string& reason) {
+    throw InputError(file.string() + ": cannot read file (" + reason + ")");
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) fail("is a directory");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail(std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail(std::strerror(errno));
+  return text.str();
+}
+
+/// nlohmann reports a 1-based byte offset; people want the line and column of that byte.
+std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
+  const std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, end - line_start + 1};
+}
+
+/// nlohmann's message without its "[json.exception...] parse error at ...: " prefix.
+std::string parse_reason(const nlohmann::json::parse_error& e) {
+  const std::string what = e.what();
+  const std::size_t at = what.find("parse error");
+  const std::size_t colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+std::string position_of(const std::string& text, std::size_t byte) {
+  const auto [line, column] = line_and_column(text, byte);
+  return " at line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+/// A number too large for a double ("number overflow parsing '1e999'") comes without a position:
+/// find the quoted literal in the text instead.
+std::string overflow_position(const std::string& text, const std::string& reason) {
+  const std::size_t open = reason.find('\'');
+  const std::size_t close = reason.rfind('\'');
+  if (open == std::string::npos || close <= open + 1) return "";
+  const std::size_t at = text.find(reason.substr(open + 1, close - open - 1));
+  return at == std::string::npos ? "" : position_of(text, at + 1);
+}
+
+nlohmann::json parse_json(const std::string& text, const std::filesystem::path& file) {
+  const std::string invalid = file.string() + ": invalid JSON";
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(invalid + position_of(text, e.byte) + ": " + parse_reason(e));
+  } catch (const nlohmann::json::out_of_range& e) {
+    const std::string what = e.what();
+    const std::string reason = what.substr(what.find("] ") + 2);
+    throw InputError(invalid + overflow_position(text, reason) + ": " + reason);
+  }
+}
+
+Ground read_ground(const JsonReader& value) {
+  const ObjectReader obj(value, {"height", "friction"});
+  Ground ground;
+  if (auto v = obj.find("height")) ground.height = v->number();
+  if (auto v = obj.find("friction")) ground.friction = v->non_negative();
+  return ground;
+}
+
+ForceDef read_force(const JsonReader& value, const Scene& scene) {
+  const ObjectReader obj(value, {"body", "force", "torque", "point", "start", "end"});
+  ForceDef force;
+  const JsonReader body = obj.at("body");
+  force.body = body.non_empty_string();
+  const std::optional<int> index = scene.body_index(force.body);
+  if (!index || *index < 0) {
+    body.fail("unknown body '" + force.body + "' (expected the name of one of the bodies)");
+  }
+  force.body_index = *index;
+  if (!obj.has("force") && !obj.has("torque")) value.expected("at least one of force and torque");
+  if (auto v = obj.find("force")) force.force = v->vec3();
+  if (auto v = obj.find("torque")) force.torque = v->vec3();
+  if (auto v = obj.find("point")) force.point = v->vec3();
+  if (auto v = obj.find("start")) force.start = v->non_negative();
+  if (auto v = obj.find("end")) {
+    force.end = v->number();
+    if (!(force.end > force.start)) {
+      v->expected("a time after start (" + nlohmann::json(force.start).dump() + ")");
+    }
+  }
+  return force;
+}
+
+void read_version(const JsonReader& value) {
+  if (value.integer() != kFormatVersion) value.expected("version " + std::to_string(kFormatVersion));
+}
+
+/// Joints and forces refer to bodies by name, so names must be unique.
+void read_bodies(const JsonReader& value, const std::filesystem::path& scene_dir, Scene& scene) {
+  std::map<std::string, std::size_t> seen;
+  const auto items = value.non_empty_array();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    scene.bodies.push_back(read_body(items[i], scene_dir));
+    const auto [it, inserted] = seen.emplace(scene.bodies.back().name, i);
+    if (!inserted) {
+      items[i].child("name").expected("a unique body name (bodies[" + std::to_string(it->second) +
+                                      "] has it too)");
+    }
+  }
+}
+
+}  // namespace
+
+Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file) {
+  const JsonReader doc(root, file);
+  const ObjectReader obj(doc, {"version", "settings", "ground", "bodies", "joints", "forces"});
+  Scene scene;
+  scene.name = file.stem().string();
+  scene.file = file;
+  if (auto v = obj.find("version")) read_version(*v);
+  if (auto v = obj.find("settings")) scene.settings = read_settings(*v);
+  if (auto v = obj.find("ground")) scene.ground = read_ground(*v);
+  read_bodies(obj.at("bodies"), file.parent_path(), scene);
+  if (auto v = obj.find("joints")) {
+    const auto items = v->array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      scene.joints.push_back(read_joint(items[i], static_cast<int>(i), scene));
+    }
+  }
+  if (auto v = obj.find("forces")) {
+    for (const JsonReader& item : v->array()) scene.forces.push_back(read_force(item, scene));
+  }
+  return scene;
+}
+
+Scene load_scene(const std::filesystem::path& file) {
+  return parse_scene(parse_json(read_text(file), file), file);
+}
+
+}  // namespace affix

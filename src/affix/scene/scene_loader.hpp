@@ -1,0 +1,18 @@
+#pragma once
+// Scene files → Scene (DESIGN §3). Everything is validated here, so that a Scene that exists is a
+// Scene the rest of affix may trust; bad input throws InputError with one line naming the file, the
+// JSON path and what was expected (DESIGN §4).
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "affix/scene/scene.hpp"
+
+namespace affix {
+
+/// Reads and validates a scene file. Scene::name is the file stem, Scene::file the path given.
+Scene load_scene(const std::filesystem::path& file);
+
+/// Validates an already parsed document; `file` is named in messages and anchors relative mesh paths.
+Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file);
+
+}  // namespace affix

@@ -1,0 +1,193 @@
+#include "affix/scene/scene_writer.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <numbers>
+
+#include "affix/error.hpp"
+
+namespace affix {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+
+json vec(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+json quat(const Quat& q) { return json::array({q.w(), q.x(), q.y(), q.z()}); }
+json degrees(const AngleRange& r) { return json::array({r.min * kRadToDeg, r.max * kRadToDeg}); }
+
+/// `file` relative to `dir` when one can be expressed relative to the other, else as it is.
+std::filesystem::path relative_path(const std::filesystem::path& file, const std::filesystem::path& dir) {
+  const auto normal = [](const std::filesystem::path& p) {
+    std::filesystem::path n = std::filesystem::absolute(p.empty() ? "." : p).lexically_normal();
+    return n.has_filename() ? n : n.parent_path();  // drop a trailing separator
+  };
+  const std::filesystem::path rel = normal(file).lexically_relative(normal(dir));
+  return rel.empty() ? file : rel;
+}
+
+json shape_json(const Shape& shape, const std::filesystem::path& base_dir) {
+  struct Visitor {
+    const std::filesystem::path& base_dir;
+    json operator()(const BoxShape& s) const { return {{"box", vec(s.size)}, {"resolution", s.resolution}}; }
+    json operator()(const SphereShape& s) const {
+      return {{"sphere", s.radius}, {"resolution", s.resolution}};
+    }
+    json operator()(const CapsuleShape& s) const {
+      return {{"capsule", {{"radius", s.radius}, {"length", s.length}}}, {"resolution", s.resolution}};
+    }
+    json operator()(const CylinderShape& s) const {
+      return {{"cylinder", {{"radius", s.radius}, {"length", s.length}}}, {"resolution", s.resolution}};
+    }
+    json operator()(const TorusShape& s) const {
+      return {{"torus", {{"major", s.major}, {"minor", s.minor}}}, {"resolution", s.resolution}};
+    }
+    json operator()(const MeshShape& s) const {
+      return {
+          {"mesh", {{"file", relative_path(s.file, base_dir).generic_string()}, {"scale", vec(s.scale)}}}};
+    }
+  };
+  return std::visit(Visitor{base_dir}, shape);
+}
+
+json kinematic_json(const Kinematic& k) {
+  if (k.keyframes.empty()) {
+    return {{"velocity", vec(k.velocity)}, {"angular_velocity", vec(k.angular_velocity)}};
+  }
+  json keys = json::array();
+  for (const Keyframe& key : k.keyframes) {
+    keys.push_back({{"time", key.time}, {"position", vec(key.position)}, {"rotation", quat(key.rotation)}});
+  }
+  return {{"keyframes", keys}};
+}
+
+json body_json(const BodyDef& b, const std::filesystem::path& base_dir) {
+  json j{{"name", b.name},
+         {"shape", shape_json(b.shape, base_dir)},
+         {"position", vec(b.position)},
+         {"rotation", quat(b.rotation)},
+         {"velocity", vec(b.velocity)},
+         {"angular_velocity", vec(b.angular_velocity)},
+         {"friction", b.friction},
+         {"stiffness", b.stiffness},
+         {"fixed", b.fixed},
+         {"collision", {{"group", b.collision.group}, {"mask", b.collision.mask}}}};
+  if (b.mass) {
+    j["mass"] = *b.mass;
+  } else {
+    j["density"] = b.density;
+  }
+  if (b.kinematic) j["kinematic"] = kinematic_json(*b.kinematic);
+  return j;
+}
+
+/// The fields of the joint's row in the DESIGN §3 table.
+void add_type_fields(const JointDef& d, json& j) {
+  switch (d.type) {
+    case JointType::ball:
+    case JointType::fixed: j["anchor"] = vec(d.anchor); break;
+    case JointType::hinge:
+      j["anchor"] = vec(d.anchor);
+      j["axis"] = vec(d.axis);
+      if (d.angle_limits) j["limits_deg"] = degrees(*d.angle_limits);
+      break;
+    case JointType::prismatic:
+      j["anchor"] = vec(d.anchor);
+      j["axis"] = vec(d.axis);
+      if (d.limits) j["limits"] = *d.limits;
+      break;
+    case JointType::universal:
+      j["anchor"] = vec(d.anchor);
+      j["axes"] = json::array({vec(d.axes[0]), vec(d.axes[1])});
+      break;
+    case JointType::cone_twist: {
+      j["anchor"] = vec(d.anchor);
+      j["frame"] = json::array({vec(d.frame.col(0)), vec(d.frame.col(1)), vec(d.frame.col(2))});
+      json limits = json::object();
+      if (d.twist_limits) limits["twist"] = degrees(*d.twist_limits);
+      if (d.swing1_limits) limits["swing1"] = degrees(*d.swing1_limits);
+      if (d.swing2_limits) limits["swing2"] = degrees(*d.swing2_limits);
+      if (!limits.empty()) j["limits_deg"] = limits;
+      break;
+    }
+    case JointType::distance:
+      j["anchor1"] = vec(d.anchor1);
+      j["anchor2"] = vec(d.anchor2);
+      if (d.length) j["length"] = *d.length;
+      if (d.min_length) j["min"] = *d.min_length;
+      if (d.max_length) j["max"] = *d.max_length;
+      break;
+    case JointType::slider:
+      j["point"] = vec(d.point);
+      if (d.normal) j["normal"] = vec(*d.normal);
+      if (d.direction) j["direction"] = vec(*d.direction);
+      if (d.limits) j["limits"] = *d.limits;
+      break;
+  }
+}
+
+json joint_json(const JointDef& d) {
+  json j{{"name", d.name},
+         {"type", to_string(d.type)},
+         {"body1", d.body1},
+         {"body2", d.body2},
+         {"collide_connected", d.collide_connected}};
+  add_type_fields(d, j);
+  if (d.stiffness) j["stiffness"] = *d.stiffness;
+  if (d.damping) j["damping"] = *d.damping;
+  return j;
+}
+
+json force_json(const ForceDef& f) {
+  json j{{"body", f.body}, {"force", vec(f.force)}, {"torque", vec(f.torque)}, {"start", f.start}};
+  if (f.point) j["point"] = vec(*f.point);
+  if (std::isfinite(f.end)) j["end"] = f.end;  // absent: forever
+  return j;
+}
+
+json settings_json(const Settings& s) {
+  json ipc{{"dhat", s.ipc.dhat},
+           {"epsv", s.ipc.epsv},
+           {"tolerance", s.ipc.tolerance},
+           {"max_iterations", s.ipc.max_iterations},
+           {"friction_iterations", s.ipc.friction_iterations}};
+  if (s.ipc.kappa) ipc["kappa"] = *s.ipc.kappa;
+  json j{{"dt", s.dt},
+         {"duration", s.duration},
+         {"gravity", vec(s.gravity)},
+         {"solver", s.solver},
+         {"integrator", to_string(s.integrator)},
+         {"ipc", ipc}};
+  if (s.output_fps) j["output_fps"] = *s.output_fps;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& base_dir) {
+  json root{{"version", 1}, {"settings", settings_json(scene.settings)}};
+  if (scene.ground) root["ground"] = {{"height", scene.ground->height}, {"friction", scene.ground->friction}};
+  root["bodies"] = json::array();
+  for (const BodyDef& b : scene.bodies) root["bodies"].push_back(body_json(b, base_dir));
+  root["joints"] = json::array();
+  for (const JointDef& d : scene.joints) root["joints"].push_back(joint_json(d));
+  root["forces"] = json::array();
+  for (const ForceDef& f : scene.forces) root["forces"].push_back(force_json(f));
+  return root;
+}
+
+nlohmann::json scene_to_json(const Scene& scene) { return scene_to_json(scene, scene.file.parent_path()); }
+
+void save_scene(const Scene& scene, const std::filesystem::path& file) {
+  std::ofstream out(file, std::ios::binary);
+  if (!out) throw InputError(file.string() + ": cannot write file (" + std::strerror(errno) + ")");
+  out << scene_to_json(scene, file.parent_path()).dump(2) << '\n';
+  out.flush();
+  if (!out) throw InputError(file.string() + ": cannot write file (" + std::strerror(errno) + ")");
+}
+
+}  // namespace affix

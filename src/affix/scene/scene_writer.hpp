@@ -1,0 +1,21 @@
+#pragma once
+// Scene → scene file (DESIGN §3), the inverse of the loader: load_scene(save_scene(s)) gives back s
+// (angles to within the rounding of the radian ↔ degree conversion). Every field is written, defaults
+// included, so a saved file documents the whole scene; optional fields that are absent stay absent.
+// A body with `mass` is written without `density`, which the loader would reject beside it.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "affix/scene/scene.hpp"
+
+namespace affix {
+
+/// Mesh paths are written relative to `base_dir` where possible (absolute otherwise).
+nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& base_dir);
+/// As above, relative to the directory of scene.file (the current directory when it is empty).
+nlohmann::json scene_to_json(const Scene& scene);
+
+/// Writes the scene to `file`, mesh paths relative to its directory; throws InputError if it cannot.
+void save_scene(const Scene& scene, const std::filesystem::path& file);
+
+}  // namespace affix

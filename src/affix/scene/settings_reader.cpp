@@ -1,0 +1,79 @@
+#include "affix/scene/settings_reader.hpp"
+
+#include <string>
+
+namespace affix {
+
+namespace {
+
+std::string solver_list() {
+  std::string out;
+  for (std::string_view name : kSolverNames) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+std::string read_solver(const JsonReader& value) {
+  const std::string name = value.string();
+  for (std::string_view known : kSolverNames) {
+    if (name == known) return name;
+  }
+  value.expected("one of the solvers " + solver_list());
+}
+
+Integrator read_integrator(const JsonReader& value) {
+  const std::string name = value.string();
+  for (Integrator i : {Integrator::implicit_euler, Integrator::bdf2}) {
+    if (name == to_string(i)) return i;
+  }
+  value.expected("\"implicit_euler\" or \"bdf2\"");
+}
+
+/// `kappa`: "auto" (adaptive, the same as absent) or a positive stiffness.
+std::optional<double> read_kappa(const JsonReader& value) {
+  if (value.json().is_string()) {
+    if (value.string() != "auto") value.expected("\"auto\" or a positive number");
+    return std::nullopt;
+  }
+  if (!value.json().is_number()) value.expected("\"auto\" or a positive number");
+  return value.positive();
+}
+
+IpcSettings read_ipc(const JsonReader& value) {
+  const ObjectReader obj(value,
+                         {"dhat", "epsv", "kappa", "tolerance", "max_iterations", "friction_iterations"});
+  IpcSettings ipc;
+  if (auto v = obj.find("dhat")) ipc.dhat = v->positive();
+  if (auto v = obj.find("epsv")) ipc.epsv = v->positive();
+  if (auto v = obj.find("kappa")) ipc.kappa = read_kappa(*v);
+  if (auto v = obj.find("tolerance")) ipc.tolerance = v->positive();
+  if (auto v = obj.find("max_iterations")) ipc.max_iterations = v->integer_at_least(1);
+  if (auto v = obj.find("friction_iterations")) ipc.friction_iterations = v->integer_at_least(1);
+  return ipc;
+}
+
+/// A frame is written at most once per step, so more frames per second than steps makes no sense.
+double read_output_fps(const JsonReader& value, double dt) {
+  const double fps = value.positive();
+  constexpr double kRelativeTolerance = 1e-9;  // 1/dt is rarely exact in binary
+  if (fps * dt > 1.0 + kRelativeTolerance) {
+    value.expected("a frame rate no greater than 1/dt = " + nlohmann::json(1.0 / dt).dump());
+  }
+  return fps;
+}
+
+}  // namespace
+
+Settings read_settings(const JsonReader& value) {
+  const ObjectReader obj(value, {"dt", "duration", "gravity", "solver", "integrator", "output_fps", "ipc"});
+  Settings settings;
+  if (auto v = obj.find("dt")) settings.dt = v->positive();
+  if (auto v = obj.find("duration")) settings.duration = v->positive();
+  if (auto v = obj.find("gravity")) settings.gravity = v->vec3();
+  if (auto v = obj.find("solver")) settings.solver = read_solver(*v);
+  if (auto v = obj.find("integrator")) settings.integrator = read_integrator(*v);
+  if (auto v = obj.find("output_fps")) settings.output_fps = read_output_fps(*v, settings.dt);
+  if (auto v = obj.find("ipc")) settings.ipc = read_ipc(*v);
+  return settings;
+}
+
+}  // namespace affix

@@ -1,0 +1,353 @@
+// Scene files that are not valid: each is rejected with one line that names the file, the exact JSON
+// path in dot/bracket form and what was expected (DESIGN §4).
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+#include "affix/error.hpp"
+#include "affix/scene/scene_loader.hpp"
+#include "scene/scene_files.hpp"
+
+namespace affix {
+namespace {
+
+using test::TempDir;
+
+/// The message load_scene throws for `text` (a failure if it throws nothing), checked to be one line
+/// that names the file.
+std::string load_error(const std::string& text) {
+  TempDir dir;
+  const auto file = dir.write("bad_scene.json", text);
+  try {
+    load_scene(file);
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_NE(message.find(file.string() + ": "), std::string::npos) << message;
+    return message;
+  }
+  ADD_FAILURE() << "no InputError for:\n" << text;
+  return {};
+}
+
+/// The error for `text` is at exactly `path` and mentions `word`.
+void expect_error(const std::string& text, const std::string& path, const std::string& word) {
+  const std::string message = load_error(text);
+  EXPECT_NE(message.find(": " + path + ": "), std::string::npos) << "path " << path << " not in: " << message;
+  EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' not in: " << message;
+}
+
+/// A scene with two bodies "a" and "b" and `extra` top-level members (a leading comma included).
+std::string scene_with(const std::string& extra) {
+  return R"({ "bodies": [ { "name": "a", "shape": { "box": [1, 1, 1] } },
+                          { "name": "b", "shape": { "sphere": 1 } } ])" +
+         extra + "}";
+}
+
+/// A scene whose only body is `body`.
+std::string body_scene(const std::string& body) { return R"({ "bodies": [ )" + body + " ] }"; }
+
+/// A scene with bodies a, b and the one joint `joint`.
+std::string joint_scene(const std::string& joint) { return scene_with(R"(, "joints": [ )" + joint + " ]"); }
+
+// ---------------------------------------------------------------- reading the file
+
+TEST(SceneErrors, MissingFile) {
+  TempDir dir;
+  const auto file = dir.path() / "absent.json";
+  try {
+    load_scene(file);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(file.string()), std::string::npos) << message;
+    EXPECT_NE(message.find("cannot read file"), std::string::npos) << message;
+  }
+}
+
+TEST(SceneErrors, DirectoryIsNotAFile) {
+  TempDir dir;
+  try {
+    load_scene(dir.path());
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot read file (is a directory)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SceneErrors, BadJsonGivesLineAndColumn) {
+  // The stray second comma is on line 3, column 19.
+  const std::string message = load_error("{\n  \"bodies\": [\n    { \"name\": \"a\",, }\n  ]\n}");
+  EXPECT_NE(message.find("invalid JSON at line 3, column 19: "), std::string::npos) << message;
+  EXPECT_NE(message.find("syntax error"), std::string::npos) << message;
+}
+
+TEST(SceneErrors, TruncatedJson) {
+  const std::string message = load_error("{ \"bodies\": [");
+  EXPECT_NE(message.find("invalid JSON at line 1"), std::string::npos) << message;
+}
+
+// ---------------------------------------------------------------- generic field errors
+
+TEST(SceneErrors, UnknownFieldListsTheExpectedOnes) {
+  const std::string message =
+      load_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "colour": 1 })"));
+  EXPECT_NE(message.find(": bodies[0].colour: unknown field (expected one of: name, shape,"),
+            std::string::npos)
+      << message;
+  expect_error(scene_with(R"(, "setings": {})"), "setings", "unknown field");
+  expect_error(scene_with(R"(, "settings": { "ipc": { "dhat": 1e-3, "beta": 2 } })"), "settings.ipc.beta",
+               "unknown field");
+}
+
+TEST(SceneErrors, FieldThatDoesNotBelongToTheJointType) {
+  expect_error(joint_scene(R"({ "type": "ball", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "axis": [1, 0, 0] })"),
+               "joints[0].axis", "unknown field for a ball joint");
+}
+
+TEST(SceneErrors, WrongType) {
+  expect_error(scene_with(R"(, "settings": { "dt": "fast" })"), "settings.dt",
+               "expected a number, got \"fast\"");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "density": true })"),
+               "bodies[0].density", "expected a number, got true");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "position": [1, 2] })"),
+               "bodies[0].position", "array of 3 numbers");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "fixed": 1 })"), "bodies[0].fixed",
+               "true or false");
+  expect_error(scene_with(R"(, "settings": { "ipc": { "max_iterations": 2.5 } })"),
+               "settings.ipc.max_iterations", "an integer");
+  expect_error(body_scene(R"({ "name": 7, "shape": { "sphere": 1 } })"), "bodies[0].name", "a string");
+  expect_error(R"({ "bodies": { "name": "a" } })", "bodies", "an array");
+  expect_error("[1, 2]", "(top level)", "an object");
+}
+
+TEST(SceneErrors, NumberTooLargeForADouble) {
+  const std::string message =
+      load_error("{ \"bodies\": [\n  { \"name\": \"a\", \"shape\": { \"sphere\": 1e999 } } ] }");
+  EXPECT_NE(message.find("invalid JSON at line 2, column 39: "), std::string::npos) << message;
+  EXPECT_NE(message.find("overflow"), std::string::npos) << message;
+}
+
+TEST(SceneErrors, NonFiniteNumberInAParsedDocument) {
+  // JSON text cannot hold inf, but a document built in code can.
+  nlohmann::json root = nlohmann::json::parse(body_scene(R"({ "name": "a", "shape": { "sphere": 1 } })"));
+  root["bodies"][0]["shape"]["sphere"] = std::numeric_limits<double>::infinity();
+  try {
+    parse_scene(root, "built.json");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "built.json: bodies[0].shape.sphere: expected a finite number, got inf");
+  }
+}
+
+TEST(SceneErrors, MissingRequiredField) {
+  expect_error(body_scene(R"({ "name": "a" })"), "bodies[0].shape", "required");
+  expect_error(body_scene(R"({ "shape": { "sphere": 1 } })"), "bodies[0].name", "required");
+  expect_error(R"({ "settings": {} })", "bodies", "required");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "capsule": { "radius": 1 } } })"),
+               "bodies[0].shape.capsule.length", "required");
+}
+
+// ---------------------------------------------------------------- top level and settings
+
+TEST(SceneErrors, EmptyBodies) { expect_error(R"({ "bodies": [] })", "bodies", "non-empty"); }
+
+TEST(SceneErrors, WrongVersion) { expect_error(scene_with(R"(, "version": 2)"), "version", "version 1"); }
+
+TEST(SceneErrors, BadOutputFps) {
+  expect_error(scene_with(R"(, "settings": { "dt": 0.01, "output_fps": 200 })"), "settings.output_fps",
+               "1/dt");
+  expect_error(scene_with(R"(, "settings": { "output_fps": 0 })"), "settings.output_fps", "positive");
+}
+
+TEST(SceneErrors, BadSettingsValues) {
+  expect_error(scene_with(R"(, "settings": { "dt": 0 })"), "settings.dt", "positive");
+  expect_error(scene_with(R"(, "settings": { "solver": "magic" })"), "settings.solver", "ipc");
+  expect_error(scene_with(R"(, "settings": { "integrator": "rk4" })"), "settings.integrator", "bdf2");
+  expect_error(scene_with(R"(, "settings": { "ipc": { "kappa": "big" } })"), "settings.ipc.kappa", "auto");
+  expect_error(scene_with(R"(, "settings": { "ipc": { "friction_iterations": 0 } })"),
+               "settings.ipc.friction_iterations", "≥ 1");
+  expect_error(scene_with(R"(, "ground": { "friction": -1 })"), "ground.friction", "non-negative");
+}
+
+// ---------------------------------------------------------------- bodies
+
+TEST(SceneErrors, NonPositiveMass) {
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "mass": 0 })"), "bodies[0].mass",
+               "positive");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "density": -5 })"), "bodies[0].density",
+               "positive");
+}
+
+TEST(SceneErrors, DensityAndMassTogether) {
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "density": 5, "mass": 1 })"),
+               "bodies[0].mass", "density");
+}
+
+TEST(SceneErrors, ZeroRotationAxis) {
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 },
+                                "rotation": { "axis": [0, 0, 0], "angle_deg": 10 } })"),
+               "bodies[0].rotation.axis", "non-zero");
+}
+
+TEST(SceneErrors, ZeroQuaternion) {
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "rotation": [0, 0, 0, 0] })"),
+               "bodies[0].rotation", "non-zero quaternion");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "rotation": [1, 0, 0] })"),
+               "bodies[0].rotation", "quaternion");
+}
+
+TEST(SceneErrors, FixedAndKinematic) {
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "fixed": true,
+                                "kinematic": { "velocity": [1, 0, 0] } })"),
+               "bodies[0].kinematic", "fixed");
+}
+
+TEST(SceneErrors, BadKinematic) {
+  const std::string both = R"({ "name": "a", "shape": { "sphere": 1 },
+      "kinematic": { "velocity": [1, 0, 0], "keyframes": [ { "time": 0, "position": [0, 0, 0] } ] } })";
+  expect_error(body_scene(both), "bodies[0].kinematic.keyframes", "velocity");
+  const std::string repeated = R"({ "name": "a", "shape": { "sphere": 1 }, "kinematic": { "keyframes": [
+      { "time": 0.5, "position": [0, 0, 0] }, { "time": 0.5, "position": [1, 0, 0] } ] } })";
+  expect_error(body_scene(repeated), "bodies[0].kinematic.keyframes[1].time", "greater than");
+  const std::string negative = R"({ "name": "a", "shape": { "sphere": 1 }, "kinematic": { "keyframes": [
+      { "time": -1, "position": [0, 0, 0] } ] } })";
+  expect_error(body_scene(negative), "bodies[0].kinematic.keyframes[0].time", "≥ 0");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1 }, "kinematic": { "keyframes": [] } })"),
+               "bodies[0].kinematic.keyframes", "non-empty");
+}
+
+TEST(SceneErrors, BadBodyNames) {
+  expect_error(R"({ "bodies": [ { "name": "a", "shape": { "sphere": 1 } },
+                                { "name": "a", "shape": { "sphere": 1 } } ] })",
+               "bodies[1].name", "unique");
+  expect_error(body_scene(R"({ "name": "world", "shape": { "sphere": 1 } })"), "bodies[0].name", "world");
+  expect_error(body_scene(R"({ "name": "", "shape": { "sphere": 1 } })"), "bodies[0].name", "non-empty");
+}
+
+TEST(SceneErrors, BadShapes) {
+  expect_error(body_scene(R"({ "name": "a", "shape": { "box": [1, 0, 1] } })"), "bodies[0].shape.box[1]",
+               "positive");
+  expect_error(body_scene(R"({ "name": "a", "shape": {} })"), "bodies[0].shape", "exactly one of");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "box": [1, 1, 1], "sphere": 1 } })"),
+               "bodies[0].shape", "exactly one of");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1, "resolution": 2 } })"),
+               "bodies[0].shape.resolution", "≥ 3");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "mesh": { "file": "m.obj" }, "resolution": 8 } })"),
+               "bodies[0].shape.resolution", "not allowed");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "torus": { "major": 0.2, "minor": 0.2 } } })"),
+               "bodies[0].shape.torus.major", "greater than minor");
+  expect_error(
+      body_scene(R"({ "name": "a", "shape": { "mesh": { "file": "m.obj", "scale": [1, -1, 1] } } })"),
+      "bodies[0].shape.mesh.scale[1]", "positive");
+}
+
+// ---------------------------------------------------------------- joints
+
+TEST(SceneErrors, JointUnknownBody) {
+  expect_error(joint_scene(R"({ "type": "ball", "body1": "x", "body2": "b", "anchor": [0, 0, 0] })"),
+               "joints[0].body1", "unknown body 'x'");
+  expect_error(joint_scene(R"({ "type": "ball", "body1": "a", "body2": "y", "anchor": [0, 0, 0] })"),
+               "joints[0].body2", "unknown body 'y'");
+}
+
+TEST(SceneErrors, JointBodiesMustBeTwoDifferentOnes) {
+  expect_error(joint_scene(R"({ "type": "ball", "body1": "world", "body2": "b", "anchor": [0, 0, 0] })"),
+               "joints[0].body1", "world");
+  expect_error(joint_scene(R"({ "type": "ball", "body1": "a", "body2": "a", "anchor": [0, 0, 0] })"),
+               "joints[0].body2", "other than body1");
+}
+
+TEST(SceneErrors, JointTypeUnknownOrMissing) {
+  expect_error(joint_scene(R"({ "type": "weld", "body1": "a", "body2": "b" })"), "joints[0].type", "hinge");
+  expect_error(joint_scene(R"({ "body1": "a", "body2": "b" })"), "joints[0].type", "required");
+}
+
+TEST(SceneErrors, UniversalAxesNotPerpendicular) {
+  expect_error(joint_scene(R"({ "type": "universal", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "axes": [[1, 0, 0], [1, 1, 0]] })"),
+               "joints[0].axes", "perpendicular");
+}
+
+TEST(SceneErrors, ConeTwistFrameNotARotation) {
+  expect_error(joint_scene(R"({ "type": "cone_twist", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "frame": [[1, 0, 0], [0, 0, 1], [0, 1, 0]] })"),
+               "joints[0].frame", "right-handed");
+  expect_error(joint_scene(R"({ "type": "cone_twist", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "frame": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                                "limits_deg": { "twist": [10, -10] } })"),
+               "joints[0].limits_deg.twist", "min ≤ max");
+}
+
+TEST(SceneErrors, BadJointLimitsAndLengths) {
+  expect_error(joint_scene(R"({ "type": "hinge", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "axis": [0, 0, 0] })"),
+               "joints[0].axis", "non-zero");
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0],
+                                "anchor2": [1, 0, 0], "min": 2, "max": 1 })"),
+               "joints[0].max", "≥ min");
+  expect_error(joint_scene(R"({ "type": "slider", "body1": "a", "body2": "b", "point": [0, 0, 0],
+                                "normal": [0, 0, 1], "limits": [0, 1] })"),
+               "joints[0].limits", "direction");
+  expect_error(joint_scene(R"({ "type": "slider", "body1": "a", "body2": "b", "point": [0, 0, 0],
+                                "normal": [0, 0, 1], "direction": [1, 0, 0] })"),
+               "joints[0].direction", "only one of normal and direction");
+}
+
+/// Each joint type with one required field left out, and where the error must point.
+struct MissingJointField {
+  const char* name;  ///< the test's name
+  const char* joint;
+  const char* path;
+  const char* word;
+};
+
+void PrintTo(const MissingJointField& field, std::ostream* os) { *os << field.name; }
+
+class SceneErrorsJointMissingField : public ::testing::TestWithParam<MissingJointField> {};
+
+TEST_P(SceneErrorsJointMissingField, NamesTheField) {
+  const std::string joint = std::string(R"({ "body1": "a", "body2": "b", )") + GetParam().joint + " }";
+  expect_error(joint_scene(joint), GetParam().path, GetParam().word);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryType, SceneErrorsJointMissingField,
+    ::testing::Values(MissingJointField{"BallAnchor", R"("type": "ball")", "joints[0].anchor",
+                                        "required field for a ball joint"},
+                      MissingJointField{"HingeAxis", R"("type": "hinge", "anchor": [0, 0, 0])",
+                                        "joints[0].axis", "required"},
+                      MissingJointField{"PrismaticAxis", R"("type": "prismatic", "anchor": [0, 0, 0])",
+                                        "joints[0].axis", "required"},
+                      MissingJointField{"UniversalAxes", R"("type": "universal", "anchor": [0, 0, 0])",
+                                        "joints[0].axes", "required"},
+                      MissingJointField{"FixedAnchor", R"("type": "fixed")", "joints[0].anchor", "required"},
+                      MissingJointField{"ConeTwistFrame", R"("type": "cone_twist", "anchor": [0, 0, 0])",
+                                        "joints[0].frame", "required"},
+                      MissingJointField{"DistanceAnchor2", R"("type": "distance", "anchor1": [0, 0, 0])",
+                                        "joints[0].anchor2", "required"},
+                      MissingJointField{"SliderPoint", R"("type": "slider", "normal": [0, 0, 1])",
+                                        "joints[0].point", "required"},
+                      MissingJointField{"SliderNormalOrDirection", R"("type": "slider", "point": [0, 0, 0])",
+                                        "joints[0]", "normal"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// ---------------------------------------------------------------- forces
+
+TEST(SceneErrors, ForceUnknownBody) {
+  expect_error(scene_with(R"(, "forces": [ { "body": "z", "force": [0, 0, 1] } ])"), "forces[0].body",
+               "unknown body 'z'");
+}
+
+TEST(SceneErrors, BadForces) {
+  expect_error(scene_with(R"(, "forces": [ { "body": "a" } ])"), "forces[0]", "force and torque");
+  expect_error(scene_with(R"(, "forces": [ { "body": "a", "force": [0, 0, 1], "start": 1, "end": 1 } ])"),
+               "forces[0].end", "after start");
+  expect_error(scene_with(R"(, "forces": [ { "body": "a", "force": [0, 0, 1], "start": -1 } ])"),
+               "forces[0].start", "non-negative");
+}
+
+}  // namespace
+}  // namespace affix

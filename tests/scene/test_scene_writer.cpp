@@ -1,0 +1,217 @@
+// Saving a scene and loading it back gives the same scene; mesh paths stay valid wherever it is saved.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "affix/error.hpp"
+#include "affix/scene/scene_loader.hpp"
+#include "affix/scene/scene_writer.hpp"
+#include "scene/scene_files.hpp"
+
+namespace affix {
+namespace {
+
+using test::TempDir;
+
+// Exact, except where the file holds degrees (rad → deg → rad) or a quaternion (normalised again).
+constexpr double kTol = 1e-12;
+
+void expect_near(const Vec3& a, const Vec3& b) {
+  EXPECT_LT((a - b).norm(), kTol) << a.transpose() << " vs " << b.transpose();
+}
+void expect_near(const Quat& a, const Quat& b) { EXPECT_LT((a.coeffs() - b.coeffs()).norm(), kTol); }
+void expect_near(const std::optional<AngleRange>& a, const std::optional<AngleRange>& b) {
+  ASSERT_EQ(a.has_value(), b.has_value());
+  if (!a) return;
+  EXPECT_NEAR(a->min, b->min, kTol);
+  EXPECT_NEAR(a->max, b->max, kTol);
+}
+
+void expect_same_shape(const Shape& a, const Shape& b) {
+  ASSERT_EQ(a.index(), b.index());
+  std::visit(
+      [&](const auto& sa) {
+        using S = std::decay_t<decltype(sa)>;
+        const S& sb = std::get<S>(b);
+        if constexpr (std::is_same_v<S, BoxShape>) {
+          EXPECT_EQ(sa.size, sb.size);
+        }
+        if constexpr (std::is_same_v<S, SphereShape>) {
+          EXPECT_EQ(sa.radius, sb.radius);
+        }
+        if constexpr (std::is_same_v<S, CapsuleShape> || std::is_same_v<S, CylinderShape>) {
+          EXPECT_EQ(sa.radius, sb.radius);
+          EXPECT_EQ(sa.length, sb.length);
+        }
+        if constexpr (std::is_same_v<S, TorusShape>) {
+          EXPECT_EQ(sa.major, sb.major);
+          EXPECT_EQ(sa.minor, sb.minor);
+        }
+        if constexpr (std::is_same_v<S, MeshShape>) {
+          EXPECT_EQ(sa.file, sb.file);
+          EXPECT_EQ(sa.scale, sb.scale);
+        } else {
+          EXPECT_EQ(sa.resolution, sb.resolution);
+        }
+      },
+      a);
+}
+
+void expect_same_body(const BodyDef& a, const BodyDef& b) {
+  SCOPED_TRACE(a.name);
+  EXPECT_EQ(a.name, b.name);
+  expect_same_shape(a.shape, b.shape);
+  EXPECT_EQ(a.mass, b.mass);
+  if (!a.mass) {
+    EXPECT_EQ(a.density, b.density);  // density is not written beside a mass
+  }
+  EXPECT_EQ(a.position, b.position);
+  expect_near(a.rotation, b.rotation);
+  EXPECT_EQ(a.velocity, b.velocity);
+  EXPECT_EQ(a.angular_velocity, b.angular_velocity);
+  EXPECT_EQ(a.friction, b.friction);
+  EXPECT_EQ(a.stiffness, b.stiffness);
+  EXPECT_EQ(a.fixed, b.fixed);
+  ASSERT_EQ(a.kinematic.has_value(), b.kinematic.has_value());
+  if (a.kinematic) {
+    EXPECT_EQ(a.kinematic->velocity, b.kinematic->velocity);
+    EXPECT_EQ(a.kinematic->angular_velocity, b.kinematic->angular_velocity);
+    ASSERT_EQ(a.kinematic->keyframes.size(), b.kinematic->keyframes.size());
+    for (std::size_t k = 0; k < a.kinematic->keyframes.size(); ++k) {
+      EXPECT_EQ(a.kinematic->keyframes[k].time, b.kinematic->keyframes[k].time);
+      EXPECT_EQ(a.kinematic->keyframes[k].position, b.kinematic->keyframes[k].position);
+      expect_near(a.kinematic->keyframes[k].rotation, b.kinematic->keyframes[k].rotation);
+    }
+  }
+  EXPECT_EQ(a.collision.group, b.collision.group);
+  EXPECT_EQ(a.collision.mask, b.collision.mask);
+}
+
+void expect_same_joint(const JointDef& a, const JointDef& b) {
+  SCOPED_TRACE(a.name);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.body1, b.body1);
+  EXPECT_EQ(a.body2, b.body2);
+  EXPECT_EQ(a.body1_index, b.body1_index);
+  EXPECT_EQ(a.body2_index, b.body2_index);
+  expect_near(a.anchor, b.anchor);
+  expect_near(a.axis, b.axis);
+  expect_near(a.axes[0], b.axes[0]);
+  expect_near(a.axes[1], b.axes[1]);
+  EXPECT_TRUE(a.frame.isApprox(b.frame, kTol));
+  EXPECT_EQ(a.anchor1, b.anchor1);
+  EXPECT_EQ(a.anchor2, b.anchor2);
+  EXPECT_EQ(a.length, b.length);
+  EXPECT_EQ(a.min_length, b.min_length);
+  EXPECT_EQ(a.max_length, b.max_length);
+  EXPECT_EQ(a.point, b.point);
+  EXPECT_EQ(a.normal, b.normal);
+  EXPECT_EQ(a.direction, b.direction);
+  expect_near(a.angle_limits, b.angle_limits);
+  EXPECT_EQ(a.limits, b.limits);
+  expect_near(a.twist_limits, b.twist_limits);
+  expect_near(a.swing1_limits, b.swing1_limits);
+  expect_near(a.swing2_limits, b.swing2_limits);
+  EXPECT_EQ(a.collide_connected, b.collide_connected);
+  EXPECT_EQ(a.stiffness, b.stiffness);
+  EXPECT_EQ(a.damping, b.damping);
+}
+
+void expect_same_scene(const Scene& a, const Scene& b) {
+  const Settings &sa = a.settings, &sb = b.settings;
+  EXPECT_EQ(sa.dt, sb.dt);
+  EXPECT_EQ(sa.duration, sb.duration);
+  EXPECT_EQ(sa.gravity, sb.gravity);
+  EXPECT_EQ(sa.solver, sb.solver);
+  EXPECT_EQ(sa.integrator, sb.integrator);
+  EXPECT_EQ(sa.output_fps, sb.output_fps);
+  EXPECT_EQ(sa.ipc.dhat, sb.ipc.dhat);
+  EXPECT_EQ(sa.ipc.epsv, sb.ipc.epsv);
+  EXPECT_EQ(sa.ipc.kappa, sb.ipc.kappa);
+  EXPECT_EQ(sa.ipc.tolerance, sb.ipc.tolerance);
+  EXPECT_EQ(sa.ipc.max_iterations, sb.ipc.max_iterations);
+  EXPECT_EQ(sa.ipc.friction_iterations, sb.ipc.friction_iterations);
+  ASSERT_EQ(a.ground.has_value(), b.ground.has_value());
+  if (a.ground) {
+    EXPECT_EQ(a.ground->height, b.ground->height);
+    EXPECT_EQ(a.ground->friction, b.ground->friction);
+  }
+  ASSERT_EQ(a.bodies.size(), b.bodies.size());
+  for (std::size_t i = 0; i < a.bodies.size(); ++i) expect_same_body(a.bodies[i], b.bodies[i]);
+  ASSERT_EQ(a.joints.size(), b.joints.size());
+  for (std::size_t i = 0; i < a.joints.size(); ++i) expect_same_joint(a.joints[i], b.joints[i]);
+  ASSERT_EQ(a.forces.size(), b.forces.size());
+  for (std::size_t i = 0; i < a.forces.size(); ++i) {
+    const ForceDef &fa = a.forces[i], &fb = b.forces[i];
+    EXPECT_EQ(fa.body, fb.body);
+    EXPECT_EQ(fa.body_index, fb.body_index);
+    EXPECT_EQ(fa.force, fb.force);
+    EXPECT_EQ(fa.torque, fb.torque);
+    EXPECT_EQ(fa.point, fb.point);
+    EXPECT_EQ(fa.start, fb.start);
+    EXPECT_EQ(fa.end, fb.end);
+  }
+}
+
+TEST(SceneWriter, RoundTripOfEveryField) {
+  TempDir dir;
+  const Scene original = load_scene(dir.write("in/full.json", test::kFullScene));
+  const auto saved = dir.path() / "out" / "copy.json";
+  std::filesystem::create_directories(saved.parent_path());
+  save_scene(original, saved);
+  const Scene loaded = load_scene(saved);
+  EXPECT_EQ(loaded.name, "copy");
+  expect_same_scene(original, loaded);
+}
+
+TEST(SceneWriter, RoundTripOfAnUnusualSceneBuiltInCode) {
+  Scene scene;
+  scene.settings.ipc.kappa = 3.5e4;
+  scene.settings.dt = 1.0 / 3.0;  // not a short decimal: needs every digit
+  BodyDef body;
+  body.name = "odd";
+  body.shape = TorusShape{2.0 / 3.0, 0.1, 7};
+  body.rotation = Quat(Eigen::AngleAxisd(1.0, Vec3(1, 2, 3).normalized()));
+  body.position = Vec3(0.1, 1e-17, -1e300);
+  scene.bodies.push_back(body);
+
+  TempDir dir;
+  const auto file = dir.path() / "odd.json";
+  save_scene(scene, file);
+  const Scene loaded = load_scene(file);
+  expect_same_scene(scene, loaded);
+  EXPECT_FALSE(loaded.ground.has_value());
+}
+
+TEST(SceneWriter, MeshPathIsWrittenRelativeToTheOutputFile) {
+  TempDir dir;
+  const Scene original = load_scene(dir.write("in/full.json", test::kFullScene));
+  const auto saved = dir.path() / "out" / "copy.json";
+  std::filesystem::create_directories(saved.parent_path());
+  save_scene(original, saved);
+  const nlohmann::json written = nlohmann::json::parse(std::ifstream(saved));
+  EXPECT_EQ(written["bodies"][5]["shape"]["mesh"]["file"], "../in/meshes/rock.obj");
+  EXPECT_EQ(std::get<MeshShape>(load_scene(saved).bodies[5].shape).file,
+            dir.path() / "in" / "meshes" / "rock.obj");
+}
+
+TEST(SceneWriter, SceneToJsonIsRelativeToTheSceneFileByDefault) {
+  TempDir dir;
+  const Scene scene = load_scene(dir.write("full.json", test::kFullScene));
+  const nlohmann::json json = scene_to_json(scene);
+  EXPECT_EQ(json["version"], 1);
+  EXPECT_EQ(json["bodies"][5]["shape"]["mesh"]["file"], "meshes/rock.obj");
+  EXPECT_FALSE(json["bodies"][1].contains("density"));  // a body with a mass
+  EXPECT_FALSE(json["forces"][1].contains("end"));      // forever
+}
+
+TEST(SceneWriter, UnwritablePathIsAnInputError) {
+  TempDir dir;
+  Scene scene;
+  scene.bodies.emplace_back().name = "a";
+  EXPECT_THROW(save_scene(scene, dir.path() / "no" / "such" / "dir" / "s.json"), InputError);
+}
+
+}  // namespace
+}  // namespace affix
