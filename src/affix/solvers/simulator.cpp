@@ -5,7 +5,9 @@
 
 namespace affix {
 
-std::vector<std::string> solver_names() { return {"ipc"}; }
+std::vector<std::string> solver_names() {
+  return {std::begin(kSolverNames), std::end(kSolverNames)};  // the scene layer's list is the one list
+}
 
 std::unique_ptr<Simulator> make_simulator(const Scene& scene) {
   if (scene.settings.solver == "ipc") return std::make_unique<IpcSimulator>(scene);

@@ -1,0 +1,30 @@
+#pragma once
+// The subcommands of `affix`. Each returns its exit status (exit_codes.hpp) and lets an InputError
+// escape, which main() prints as `affix: error: <message>` and turns into exit 2.
+#include <filesystem>
+#include <optional>
+
+#include "affix/cli/overrides.hpp"
+
+namespace affix::cli {
+
+struct RunArgs {
+  std::filesystem::path scene;
+  std::optional<std::filesystem::path> out_dir;  ///< absent: out/<scene name>, relative to the cwd
+  SettingsOverrides overrides;
+  bool quiet = false;
+};
+
+/// `affix run`: simulates the scene, writes the run output (DESIGN §4), prints where it went and a
+/// summary. kExitOk when the run completed, kExitSimulationFailed when it stopped early.
+int run_command(const RunArgs& args);
+
+/// `affix validate`: loads the scene and builds its simulator (every build-time check) without taking
+/// a step; prints `<file>: ok (N bodies, M joints)`.
+int validate_command(const std::filesystem::path& scene_file);
+
+/// `affix info`: the settings with defaults filled in, and per body its shape, mesh size and mass
+/// properties.
+int info_command(const std::filesystem::path& scene_file);
+
+}  // namespace affix::cli

@@ -1,0 +1,93 @@
+// `affix`: the command-line entry. Parses the command line (CLI11), runs one subcommand, and turns
+// what went wrong into one line on stderr and an exit status (exit_codes.hpp, DESIGN §4).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "affix/cli/commands.hpp"
+#include "affix/cli/exit_codes.hpp"
+#include "affix/error.hpp"
+
+// The build may pass the project version (CMake's PROJECT_VERSION); this is the fallback.
+#ifndef AFFIX_VERSION
+#define AFFIX_VERSION "0.1.0"
+#endif
+
+namespace affix::cli {
+
+namespace {
+
+/// What the user typed, filled in by the parser.
+struct Arguments {
+  RunArgs run;
+  std::filesystem::path validate_scene;
+  std::filesystem::path info_scene;
+};
+
+void add_run(CLI::App& app, RunArgs& args) {
+  CLI::App* run = app.add_subcommand("run", "Simulate a scene; write trajectory.csv, stats.csv, summary.json");
+  run->add_option("scene", args.scene, "Scene file (JSON)")->required();
+  run->add_option("--out", args.out_dir, "Output directory (default: out/<scene name>)");
+  run->add_option("--solver", args.overrides.solver, "Solver, replacing settings.solver");
+  run->add_option("--dt", args.overrides.dt, "Time step in s, replacing settings.dt");
+  run->add_option("--duration", args.overrides.duration, "Simulated time in s, replacing settings.duration");
+  run->add_flag("--quiet,-q", args.quiet, "No progress line");
+}
+
+void add_validate(CLI::App& app, std::filesystem::path& scene) {
+  CLI::App* validate = app.add_subcommand("validate", "Check a scene file and build its bodies; take no step");
+  validate->add_option("scene", scene, "Scene file (JSON)")->required();
+}
+
+void add_info(CLI::App& app, std::filesystem::path& scene) {
+  CLI::App* info = app.add_subcommand("info", "Print a scene's settings and its bodies' mass properties");
+  info->add_option("scene", scene, "Scene file (JSON)")->required();
+}
+
+int dispatch(const CLI::App& app, const Arguments& args) {
+  if (app.got_subcommand("run")) return run_command(args.run);
+  if (app.got_subcommand("validate")) return validate_command(args.validate_scene);
+  return info_command(args.info_scene);
+}
+
+/// Error messages are one line by contract; a stray line break would split them.
+std::string one_line(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  return message;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app("affix: multibody dynamics with joints and contact", "affix");
+  app.set_version_flag("--version", std::string("affix ") + AFFIX_VERSION);
+  app.require_subcommand(1);
+  Arguments args;
+  add_run(app, args.run);
+  add_validate(app, args.validate_scene);
+  add_info(app, args.info_scene);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version end parsing with status 0; every real parse error is a usage error.
+    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+  }
+  try {
+    return dispatch(app, args);
+  } catch (const InputError& e) {
+    std::cerr << "affix: error: " << one_line(e.what()) << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    // Not the user's input: an output file that could not be written, a failure inside a solver.
+    std::cerr << "affix: error: " << one_line(e.what()) << '\n';
+    return kExitSimulationFailed;
+  }
+}
+
+}  // namespace affix::cli
+
+int main(int argc, char** argv) { return affix::cli::run_cli(argc, argv); }

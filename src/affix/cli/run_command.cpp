@@ -1,0 +1,53 @@
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "affix/cli/commands.hpp"
+#include "affix/cli/exit_codes.hpp"
+#include "affix/io/number_format.hpp"
+#include "affix/io/run.hpp"
+#include "affix/scene/scene_loader.hpp"
+
+namespace affix::cli {
+
+namespace {
+
+/// A number for a person: four significant digits are plenty to read a timing or a distance.
+std::string brief(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+/// Where the output went and what the run did, one labelled line per fact.
+void print_report(std::ostream& out, const RunResult& r) {
+  out << "wrote " << r.out_dir.string() << ": trajectory.csv, stats.csv, summary.json\n";
+  out << "  steps          " << r.steps << " of " << r.planned_steps << " (" << format_shortest(r.simulated_time)
+      << " s simulated, solver " << r.solver << ", " << brief(r.wall_s) << " s wall)\n";
+  out << "  ms per step    " << brief(r.median_ms) << " median, " << brief(r.max_ms) << " max\n";
+  out << "  iterations     " << brief(r.mean_iterations) << " mean, " << r.max_iterations << " max";
+  if (r.iteration_cap_hits > 0) out << " (" << r.iteration_cap_hits << " steps hit the cap)";
+  out << '\n';
+  out << "  min distance   " << (std::isfinite(r.min_distance) ? brief(r.min_distance) + " m" : "none near")
+      << '\n';
+  out << "  completed      " << (r.completed ? "yes" : "no") << '\n';
+}
+
+}  // namespace
+
+int run_command(const RunArgs& args) {
+  Scene scene = load_scene(args.scene);
+  apply_overrides(args.overrides, scene.settings);
+  RunOptions options;
+  options.out_dir = args.out_dir.value_or(std::filesystem::path("out") / scene.name);
+  options.quiet = args.quiet;
+
+  const RunResult result = run_simulation(scene, options);
+  print_report(std::cout, result);
+  if (result.completed) return kExitOk;
+  std::cerr << "affix: simulation failed: " << result.error << '\n';
+  return kExitSimulationFailed;
+}
+
+}  // namespace affix::cli

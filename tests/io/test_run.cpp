@@ -1,0 +1,214 @@
+// The run loop (io/run.hpp) against a fake back-end whose state is known in closed form: frames pick
+// the right steps, every step has a stats row, and a failing run keeps what it wrote.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "affix/error.hpp"
+#include "affix/io/run.hpp"
+
+namespace affix {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Two bodies; after n steps body 0 sits at x = n (so a frame's x tells which step it shows) and
+/// body 1 at y = −n. Fails at `fail_at` (by throwing, or with a NaN pose if `nan_instead`).
+class FakeSimulator : public Simulator {
+ public:
+  std::optional<int> fail_at;
+  bool nan_instead = false;
+
+  const char* name() const override { return "fake"; }
+  StepStats step() override {
+    ++steps_;
+    if (fail_at && steps_ == *fail_at && !nan_instead) {
+      throw SimulationError("step " + std::to_string(steps_) + ": energy grew without bound");
+    }
+    StepStats stats;
+    stats.iterations = steps_ % 3 + 1;
+    stats.min_distance = std::numeric_limits<double>::infinity();
+    stats.time = 12345.0;  // wrong on purpose: the loop writes n·dt
+    return stats;
+  }
+  double time() const override { return steps_ * 0.01; }
+  int step_count() const override { return steps_; }
+  std::vector<BodyPose> poses() const override {
+    std::vector<BodyPose> poses(2);
+    poses[0].p.x() = steps_;
+    poses[1].p.y() = -steps_;
+    if (fail_at && nan_instead && steps_ >= *fail_at) poses[1].A(2, 2) = std::nan("");
+    return poses;
+  }
+
+ private:
+  int steps_ = 0;
+};
+
+Scene two_body_scene(double dt, double duration, std::optional<double> fps) {
+  Scene scene;
+  scene.name = "fake_scene";
+  scene.settings.dt = dt;
+  scene.settings.duration = duration;
+  scene.settings.output_fps = fps;
+  scene.bodies.resize(2);
+  scene.bodies[0].name = "left";
+  scene.bodies[1].name = "right";
+  return scene;
+}
+
+std::vector<std::vector<std::string>> read_rows(const fs::path& path) {
+  std::ifstream in(path);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+      fields.push_back(line.substr(start, comma - start));
+    }
+    fields.push_back(line.substr(start));
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+class RunLoopTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("affix_run_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    options_.out_dir = dir_ / "nested" / "out";  // parents are created too
+    options_.quiet = true;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+  RunOptions options_;
+};
+
+TEST_F(RunLoopTest, ThirtyFpsAtHundredHertzWritesTheLastStepNotAfterEachFrame) {
+  FakeSimulator simulator;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, 30.0), simulator, options_);
+  ASSERT_TRUE(result.completed) << result.error;
+  EXPECT_EQ(result.steps, 10);
+
+  const auto frames = read_rows(options_.out_dir / "trajectory.csv");
+  ASSERT_EQ(frames.size(), 4u * 2u);  // frames at 0, 1/30, 2/30, 3/30 × two bodies
+  const int expected_step[] = {0, 3, 6, 10};
+  for (int k = 0; k < 4; ++k) {
+    const auto& left = frames[2 * k];
+    const auto& right = frames[2 * k + 1];
+    EXPECT_EQ(left[0], std::to_string(k));
+    EXPECT_EQ(left[2], "left");
+    EXPECT_EQ(right[2], "right");
+    EXPECT_EQ(std::stod(left[3]), expected_step[k]) << "frame " << k;
+    EXPECT_EQ(std::strtod(left[1].c_str(), nullptr), expected_step[k] * 0.01) << "time is n·dt";
+  }
+}
+
+TEST_F(RunLoopTest, EveryStepIsAFrameWithoutOutputFps) {
+  FakeSimulator simulator;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  ASSERT_TRUE(result.completed);
+  EXPECT_EQ(read_rows(options_.out_dir / "trajectory.csv").size(), 6u * 2u);
+}
+
+TEST_F(RunLoopTest, StatsHaveOneRowPerStepWithTheLoopsStepAndTime) {
+  FakeSimulator simulator;
+  run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  const auto rows = read_rows(options_.out_dir / "stats.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  for (int n = 1; n <= 5; ++n) {
+    EXPECT_EQ(rows[n - 1][0], std::to_string(n));
+    EXPECT_EQ(std::strtod(rows[n - 1][1].c_str(), nullptr), n * 0.01);
+    EXPECT_EQ(rows[n - 1][4], "inf");
+  }
+}
+
+TEST_F(RunLoopTest, SummaryDescribesACompletedRun) {
+  FakeSimulator simulator;
+  run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  const auto summary = read_json(options_.out_dir / "summary.json");
+  EXPECT_EQ(summary["scene"], "fake_scene");
+  EXPECT_EQ(summary["solver"], "fake");
+  EXPECT_EQ(summary["steps"], 5);
+  EXPECT_EQ(summary["completed"], true);
+  EXPECT_TRUE(summary["error"].is_null());
+  EXPECT_TRUE(summary["min_distance"].is_null());  // inf in every step
+  EXPECT_EQ(summary["bodies"], 2);
+  EXPECT_EQ(summary["simulated_time"].get<double>(), 5 * 0.01);
+  EXPECT_EQ(summary["max_iterations"], 3);
+  EXPECT_GE(summary["wall_s"].get<double>(), 0.0);
+}
+
+TEST_F(RunLoopTest, SimulationErrorStopsTheRunAndKeepsWhatWasWritten) {
+  FakeSimulator simulator;
+  simulator.fail_at = 4;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_EQ(result.steps, 3);
+  EXPECT_EQ(result.error, "step 4: energy grew without bound");
+  EXPECT_EQ(read_rows(options_.out_dir / "stats.csv").size(), 3u);
+  EXPECT_EQ(read_rows(options_.out_dir / "trajectory.csv").size(), 4u * 2u);  // steps 0..3
+  const auto summary = read_json(options_.out_dir / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  EXPECT_EQ(summary["error"], result.error);
+  EXPECT_EQ(summary["steps"], 3);
+}
+
+TEST_F(RunLoopTest, NonFinitePoseStopsTheRunNamingStepAndBody) {
+  FakeSimulator simulator;
+  simulator.fail_at = 2;
+  simulator.nan_instead = true;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_NE(result.error.find("step 2"), std::string::npos) << result.error;
+  EXPECT_NE(result.error.find("'right'"), std::string::npos) << result.error;
+  EXPECT_EQ(read_rows(options_.out_dir / "trajectory.csv").size(), 2u * 2u);  // no NaN frame
+  for (const auto& row : read_rows(options_.out_dir / "trajectory.csv")) {
+    for (const auto& field : row) EXPECT_NE(field, "nan");
+  }
+}
+
+TEST_F(RunLoopTest, OutputDirectoryThatIsAFileIsAnInputError) {
+  fs::create_directories(dir_);
+  std::ofstream(dir_ / "file") << "x";
+  options_.out_dir = dir_ / "file";
+  FakeSimulator simulator;
+  EXPECT_THROW(run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_), InputError);
+}
+
+TEST_F(RunLoopTest, TwoRunsWriteIdenticalTrajectories) {
+  const Scene scene = two_body_scene(0.01, 0.2, 30.0);
+  FakeSimulator first;
+  FakeSimulator second;
+  run_simulation(scene, first, options_);
+  std::ifstream a(options_.out_dir / "trajectory.csv");
+  const std::string text_a((std::istreambuf_iterator<char>(a)), {});
+  options_.out_dir = dir_ / "again";
+  run_simulation(scene, second, options_);
+  std::ifstream b(options_.out_dir / "trajectory.csv");
+  const std::string text_b((std::istreambuf_iterator<char>(b)), {});
+  EXPECT_EQ(text_a, text_b);
+}
+
+}  // namespace
+}  // namespace affix
