@@ -6,8 +6,9 @@
 // box diagonal) to reach 1e11 × the average mass. In our incremental potential that Hessian is
 // βh²·κ·b''(d₀), hence
 //   κ_min = 1e11 · m̄ / (βh² · b''(d₀, d̂)),   κ_max = 100 κ_min.
-// κ at the start of a step balances the barrier's pull against the rest of the potential at qⁿ:
-//   κ = clamp(−∇B·∇E / ‖∇B‖², κ_min, κ_max)   (B = βh² Σ b with κ = 1; κ_min when nothing is near).
+// κ at the first step balances the barrier's pull against the rest of the potential at q⁰:
+//   κ = clamp(−∇B·∇E / ‖∇B‖², κ_min, κ_max)   (B = βh² Σ b with κ = 1; κ_min when nothing is near),
+// and is carried from step to step after that.
 // During the Newton solve κ doubles (up to κ_max) while the closest distance keeps shrinking below
 // d_ε = 1e-9·L: the barrier is then losing against the other forces.
 #include "affix/math/types.hpp"

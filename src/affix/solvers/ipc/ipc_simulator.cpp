@@ -74,6 +74,10 @@ IpcSimulator::IpcSimulator(const Scene& scene)
   newton_options_.max_iterations = settings_.ipc.max_iterations;
   newton_options_.scene_size = scene_size(bodies_);
   newton_options_.adaptive_kappa = !settings_.ipc.kappa.has_value();
+  // κ bounds from the integrator's steady β (BDF-2's first step is an Euler step).
+  const double beta = settings_.integrator == Integrator::bdf2 ? 4.0 / 9.0 : 1.0;
+  newton_options_.kappa_bounds = barrier_stiffness_bounds(
+      average_mass_, beta * settings_.dt * settings_.dt, settings_.ipc.dhat, newton_options_.scene_size);
 }
 
 StepConstants IpcSimulator::step_constants(const VecX& q_start,
@@ -113,12 +117,15 @@ StepStats IpcSimulator::step() {
 
   if (settings_.ipc.kappa) {
     c.kappa = *settings_.ipc.kappa;
-  } else {
-    newton_options_.kappa_bounds =
-        barrier_stiffness_bounds(average_mass_, c.beta_h2, settings_.ipc.dhat, newton_options_.scene_size);
+  } else if (kappa_ == 0.0) {
+    // First step: balance the barrier against the rest of the potential (IPC). Later steps keep κ,
+    // which only the doubling rule raises: changing κ while a contact is compressed would change its
+    // stored energy and so inject or remove energy.
     VecX barrier_grad, rest_grad;
     potential_.barrier_balance_gradients(q, c, barrier_grad, rest_grad);
     c.kappa = initial_barrier_stiffness(barrier_grad, rest_grad, newton_options_.kappa_bounds);
+  } else {
+    c.kappa = kappa_;
   }
 
   StepStats stats;
@@ -132,6 +139,7 @@ StepStats IpcSimulator::step() {
     stats.warnings += r.warnings;
   }
   check_finite(q);
+  kappa_ = c.kappa;
 
   for (int i = 0; i < n; ++i) advance(settings_.integrator, history_[i], body_segment(q, i), h);
   ++step_;
@@ -164,6 +172,13 @@ std::vector<BodyPose> IpcSimulator::poses() const {
   std::vector<BodyPose> out;
   out.reserve(history_.size());
   for (const BodyHistory& h : history_) out.push_back({state_translation(h.q), state_matrix(h.q)});
+  return out;
+}
+
+std::vector<Vec12> IpcSimulator::velocities() const {
+  std::vector<Vec12> out;
+  out.reserve(history_.size());
+  for (const BodyHistory& h : history_) out.push_back(h.qdot);
   return out;
 }
 

@@ -26,6 +26,8 @@ class IpcSimulator final : public Simulator {
   std::vector<BodyPose> poses() const override;
 
   const std::vector<AffineBody>& bodies() const { return bodies_; }
+  /// q̇ of every body at the current step (the integrator's velocity).
+  std::vector<Vec12> velocities() const;
 
  private:
   StepConstants step_constants(const VecX& q_start, const std::vector<Prediction>& predictions) const;
@@ -42,6 +44,7 @@ class IpcSimulator final : public Simulator {
   SparseCholesky linear_solver_;
   NewtonOptions newton_options_;
   double average_mass_ = 1.0;
+  double kappa_ = 0.0;                    // barrier stiffness carried from step to step
   int step_ = 0;
 };
 
