@@ -6,9 +6,8 @@
 
 namespace affix {
 
-BarrierStiffnessBounds barrier_stiffness_bounds(double average_mass, double beta_h2, double dhat,
-                                                double scene_size) {
-  const double d0 = std::min(1e-8 * scene_size, 0.5 * dhat);
+BarrierStiffnessBounds barrier_stiffness_bounds(double average_mass, double beta_h2, double dhat) {
+  const double d0 = 1e-5 * dhat;
   const double kappa_min = 1e11 * average_mass / (beta_h2 * barrier_second_derivative(d0, dhat));
   return {kappa_min, 100.0 * kappa_min};
 }
@@ -21,8 +20,8 @@ double initial_barrier_stiffness(const VecX& barrier_gradient, const VecX& rest_
 }
 
 double updated_barrier_stiffness(double kappa, double previous_min_distance, double min_distance,
-                                 double scene_size, const BarrierStiffnessBounds& bounds) {
-  const double d_eps = 1e-9 * scene_size;
+                                 double dhat, const BarrierStiffnessBounds& bounds) {
+  const double d_eps = 1e-6 * dhat;
   if (previous_min_distance < d_eps && min_distance < d_eps && min_distance < previous_min_distance)
     return std::min(bounds.max, 2.0 * kappa);
   return kappa;

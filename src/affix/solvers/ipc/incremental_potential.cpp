@@ -38,34 +38,44 @@ double IncrementalPotential::body_potential(int i, const Vec12& q, const StepCon
   return P;
 }
 
-double IncrementalPotential::energy(const VecX& q, const StepConstants& c) const {
+std::vector<double> IncrementalPotential::body_energies(const VecX& q, const StepConstants& c,
+                                                       const BodyMask& active) const {
   const int n = static_cast<int>(bodies_.size());
   std::vector<double> per_body(n, 0.0);
   tbb::parallel_for(0, n, [&](int i) {
-    if (bodies_[i].is_dirichlet()) return;
+    if (bodies_[i].is_dirichlet() || !active[i]) return;
     const Vec12 qi = body_segment(q, i);
     per_body[i] = inertia_energy(bodies_[i].mass_matrix, qi, c.q_tilde[i]) +
                   c.beta_h2 * body_potential(i, qi, c);
   });
+  return per_body;
+}
+
+double IncrementalPotential::energy(const VecX& q, const StepConstants& c) const {
   double total = 0.0;
-  for (double e : per_body) total += e;  // fixed order: the same sum on any thread count
+  for (double e : body_energies(q, c, BodyMask(bodies_.size(), 1)))
+    total += e;  // fixed order: the same sum on any thread count
   return total;
 }
 
-void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstants& c, VecX& gradient,
+void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstants& c,
+                                                const BodyMask& active, VecX& gradient,
                                                 BlockHessian& H) const {
   const int n = static_cast<int>(bodies_.size());
   gradient.setZero(12 * n);
   H.reset(n);
   tbb::parallel_for(0, n, [&](int i) {
     const AffineBody& body = bodies_[i];
-    if (body.is_dirichlet()) {
+    if (body.is_dirichlet() || !active[i]) {
       H.diagonal(i) = Mat12::Identity();
       return;
     }
     const Vec12 qi = body_segment(q, i);
     Vec12 g = orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i];
-    Mat12 h = project_to_psd<12>(orthogonality_potential_hessian(qi, body.stiffness, body.volume));
+    // The orthogonality Hessian lives on the 9 DOFs of A only: project that block.
+    Mat12 h = Mat12::Zero();
+    h.bottomRightCorner<9, 9>() = project_to_psd<9>(
+        orthogonality_potential_hessian(qi, body.stiffness, body.volume).bottomRightCorner<9, 9>());
     if (in_ground_contact(i)) {
       // Barrier and friction stencil Hessians are PSD by construction (see ground_contact.hpp).
       for (const Vec3& x_bar : body.mesh.vertices) {
@@ -127,11 +137,12 @@ std::vector<std::vector<GroundFrictionContact>> IncrementalPotential::lag_fricti
   return contacts;
 }
 
-double IncrementalPotential::max_step(const VecX& q, const VecX& dq) const {
+std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& dq,
+                                                   const BodyMask& active) const {
   const int n = static_cast<int>(bodies_.size());
   std::vector<double> per_body(n, 1.0);
   tbb::parallel_for(0, n, [&](int i) {
-    if (!in_ground_contact(i)) return;
+    if (!in_ground_contact(i) || !active[i]) return;
     const Vec12 qi = body_segment(q, i), qi_end = qi + body_segment(dq, i);
     double alpha = 1.0;
     for (const Vec3& x_bar : bodies_[i].mesh.vertices) {
@@ -140,9 +151,7 @@ double IncrementalPotential::max_step(const VecX& q, const VecX& dq) const {
     }
     per_body[i] = alpha;
   });
-  double alpha = 1.0;
-  for (double a : per_body) alpha = std::min(alpha, a);
-  return alpha;
+  return per_body;
 }
 
 ContactSummary IncrementalPotential::contact_summary(const VecX& q) const {

@@ -41,9 +41,17 @@ class IncrementalPotential {
   IncrementalPotential(const std::vector<AffineBody>& bodies, const std::optional<Ground>& ground,
                        double dhat);
 
+  /// Bodies whose DOFs are unknowns of the current solve (1) or held where they are (0).
+  using BodyMask = std::vector<char>;
+
   double energy(const VecX& q, const StepConstants& c) const;
-  /// Gradient (12n) and PSD-projected Hessian; Dirichlet rows are identity with zero gradient.
-  void gradient_and_hessian(const VecX& q, const StepConstants& c, VecX& gradient, BlockHessian& H) const;
+  /// The energy of each body in `active` (0 for the others), so that islands can be line-searched
+  /// independently.
+  std::vector<double> body_energies(const VecX& q, const StepConstants& c, const BodyMask& active) const;
+  /// Gradient (12n) and PSD-projected Hessian of the active bodies; the rows of Dirichlet and
+  /// inactive bodies are identity with zero gradient, so their Newton step is zero.
+  void gradient_and_hessian(const VecX& q, const StepConstants& c, const BodyMask& active,
+                            VecX& gradient, BlockHessian& H) const;
 
   /// ∇ of the barrier sum βh² Σ b (κ = 1), and ∇ of everything else: the two sides that the
   /// adaptive barrier stiffness balances.
@@ -54,9 +62,9 @@ class IncrementalPotential {
   std::vector<std::vector<GroundFrictionContact>> lag_friction(const VecX& q_lag, const VecX& q_start,
                                                                double kappa) const;
 
-  /// Largest α ∈ (0, 1] such that no vertex comes closer to the ground than a tenth of its current
-  /// distance along q + α·dq (linear CCD: vertex trajectories are linear in q).
-  double max_step(const VecX& q, const VecX& dq) const;
+  /// Per body, the largest α ∈ (0, 1] such that no vertex comes closer to the ground than a tenth of
+  /// its current distance along q + α·dq (linear CCD: vertex trajectories are linear in q).
+  std::vector<double> max_steps(const VecX& q, const VecX& dq, const BodyMask& active) const;
 
   ContactSummary contact_summary(const VecX& q) const;
 

@@ -10,6 +10,7 @@
 #include "affix/energy/inertia.hpp"
 #include "affix/error.hpp"
 #include "affix/geometry/aabb.hpp"
+#include "affix/math/rotation.hpp"
 
 namespace affix {
 namespace {
@@ -60,7 +61,10 @@ IpcSimulator::IpcSimulator(const Scene& scene)
     gravity_loads_.push_back(gravity_force(b, settings_.gravity));
     body_radii_.push_back(b.bounding_radius);
     history_.push_back({b.q0, b.qdot0, b.q0, b.qdot0, false});
-    if (!b.is_dirichlet()) total_mass += b.mass, ++dynamic;
+    if (b.is_dirichlet()) continue;
+    total_mass += b.mass, ++dynamic;
+    // Only the ground couples bodies to anything in this version, so every dynamic body is an island.
+    islands_.push_back({static_cast<int>(&b - bodies_.data())});
   }
   average_mass_ = dynamic > 0 ? total_mass / dynamic : 1.0;
   for (const ForceDef& f : forces_) {
@@ -73,11 +77,12 @@ IpcSimulator::IpcSimulator(const Scene& scene)
   newton_options_.tolerance = settings_.ipc.tolerance;
   newton_options_.max_iterations = settings_.ipc.max_iterations;
   newton_options_.scene_size = scene_size(bodies_);
+  newton_options_.dhat = settings_.ipc.dhat;
   newton_options_.adaptive_kappa = !settings_.ipc.kappa.has_value();
   // κ bounds from the integrator's steady β (BDF-2's first step is an Euler step).
   const double beta = settings_.integrator == Integrator::bdf2 ? 4.0 / 9.0 : 1.0;
   newton_options_.kappa_bounds = barrier_stiffness_bounds(
-      average_mass_, beta * settings_.dt * settings_.dt, settings_.ipc.dhat, newton_options_.scene_size);
+      average_mass_, beta * settings_.dt * settings_.dt, settings_.ipc.dhat);
 }
 
 StepConstants IpcSimulator::step_constants(const VecX& q_start,
@@ -114,6 +119,7 @@ StepStats IpcSimulator::step() {
   q = q_start;
   for (int i = 0; i < n; ++i)
     if (bodies_[i].is_dirichlet()) body_segment(q, i) = prescribed_state(bodies_[i], t_next);
+  move_towards_rigid_prediction(q, c);
 
   if (settings_.ipc.kappa) {
     c.kappa = *settings_.ipc.kappa;
@@ -131,7 +137,7 @@ StepStats IpcSimulator::step() {
   StepStats stats;
   for (int lag = 0; lag < settings_.ipc.friction_iterations; ++lag) {
     c.friction = potential_.lag_friction(lag == 0 ? q_start : q, q_start, c.kappa);
-    const NewtonResult r = newton_solve(potential_, c, q, body_radii_, newton_options_, linear_solver_);
+    const NewtonResult r = newton_solve(potential_, c, q, islands_, body_radii_, newton_options_, linear_solver_);
     stats.iterations += r.iterations;
     stats.residual = r.residual;
     stats.hit_iteration_cap = stats.hit_iteration_cap || !r.converged;
@@ -155,6 +161,29 @@ StepStats IpcSimulator::step() {
   stats.wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
   return stats;
+}
+
+// Newton from qⁿ zig-zags in the curved valley of the stiff orthogonality potential: its first step
+// follows the inertia term to q̃, whose A is a linearised (stretched) rotation, and the penalty throws
+// it back. Starting from the rigid prediction (p̃, polar(Ã)) removes most of that. The move there is
+// CCD-filtered along the straight line from qⁿ, like any Newton step, so the start is intersection-free.
+void IpcSimulator::move_towards_rigid_prediction(VecX& q, const StepConstants& c) const {
+  const int n = static_cast<int>(bodies_.size());
+  VecX dq = VecX::Zero(12 * n);
+  IncrementalPotential::BodyMask dynamic(n, 0);
+  for (int i = 0; i < n; ++i) {
+    if (bodies_[i].is_dirichlet()) continue;
+    dynamic[i] = 1;
+    const Vec12& q_tilde = c.q_tilde[i];
+    body_segment(dq, i) =
+        affine_state(state_translation(q_tilde), polar_rotation(state_matrix(q_tilde))) - body_segment(q, i);
+  }
+  const std::vector<double> alpha = potential_.max_steps(q, dq, dynamic);
+  for (const Island& island : islands_) {
+    double a = 1.0;
+    for (int i : island) a = std::min(a, alpha[i]);
+    for (int i : island) body_segment(q, i) += a * body_segment(dq, i);
+  }
 }
 
 void IpcSimulator::check_finite(const VecX& q) const {
