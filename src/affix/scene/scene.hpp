@@ -25,7 +25,7 @@ inline constexpr std::string_view kSolverNames[] = {"ipc"};
 struct IpcSettings {
   double dhat = 1e-3;                ///< barrier activation distance d̂ (m, absolute)
   double epsv = 1e-3;                ///< friction static/dynamic transition speed ε_v (m/s)
-  std::optional<double> kappa;       ///< barrier stiffness κ (Pa·m⁻¹ scale); absent or "auto": adaptive
+  std::optional<double> kappa;       ///< barrier stiffness κ (N/m: κ·b is an energy); absent or "auto": adaptive
   double tolerance = 1e-4;           ///< Newton stop: ‖Δx‖∞ / (h · L) below this (1/s), L = scene size
   int max_iterations = 100;          ///< Newton iteration cap per step (reported when hit)
   int friction_iterations = 1;       ///< lagged-friction updates per step (Chen 2022 §6.1)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "affix/body/initial_overlap.hpp"
 #include "affix/body/kinematic_motion.hpp"
 #include "affix/energy/generalized_force.hpp"
 #include "affix/energy/ground_contact.hpp"
@@ -54,6 +55,7 @@ IpcSimulator::IpcSimulator(const Scene& scene)
       potential_(bodies_, scene.ground, scene.settings.ipc.dhat) {
   refuse_unsupported(scene);
   refuse_bodies_below_ground(scene, bodies_);
+  refuse_intersecting_bodies(scene, bodies_);
 
   double total_mass = 0.0;
   int dynamic = 0;
