@@ -13,7 +13,13 @@ packages=(
   libtinyobjloader-dev   # OBJ meshes
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev       # bench/
+  libosmesa6-dev libpng-dev ffmpeg   # affix render: offscreen OpenGL, PNG frames, GIF/MP4
+  chromium               # the viewer page's browser test (headless)
 )
+# Node.js and npm build the viewer page's JavaScript bundle (three.js, pinned by viewer/package-lock.json).
+# A machine may already have them from elsewhere; Debian's packages are used only when they are missing.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,7 +2,12 @@
 // The subcommands of `affix`. Each returns its exit status (exit_codes.hpp) and lets an InputError
 // escape, which main() prints as `affix: error: <message>` and turns into exit 2.
 #include <filesystem>
+#include <functional>
 #include <optional>
+
+namespace CLI {
+class App;
+}
 
 #include "affix/cli/overrides.hpp"
 
@@ -26,5 +31,15 @@ int validate_command(const std::filesystem::path& scene_file);
 /// `affix info`: the settings with defaults filled in, and per body its shape, mesh size and mass
 /// properties.
 int info_command(const std::filesystem::path& scene_file);
+
+/// A subcommand that owns its options: add_* registers it on the app and returns the action that runs
+/// it once the command line has been parsed.
+using Action = std::function<int()>;
+
+/// `affix view OUT_DIR`: writes OUT_DIR/view.html, the interactive page of a run (view_command.cpp).
+Action add_view(CLI::App& app);
+
+/// `affix render OUT_DIR`: PNG frames of a run, optionally a GIF or MP4 (render_command.cpp).
+Action add_render(CLI::App& app);
 
 }  // namespace affix::cli

@@ -25,6 +25,8 @@ struct Arguments {
   RunArgs run;
   std::filesystem::path validate_scene;
   std::filesystem::path info_scene;
+  Action view;
+  Action render;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
@@ -49,6 +51,8 @@ void add_info(CLI::App& app, std::filesystem::path& scene) {
 
 int dispatch(const CLI::App& app, const Arguments& args) {
   if (app.got_subcommand("run")) return run_command(args.run);
+  if (app.got_subcommand("view")) return args.view();
+  if (app.got_subcommand("render")) return args.render();
   if (app.got_subcommand("validate")) return validate_command(args.validate_scene);
   return info_command(args.info_scene);
 }
@@ -69,6 +73,8 @@ int run_cli(int argc, char** argv) {
   add_run(app, args.run);
   add_validate(app, args.validate_scene);
   add_info(app, args.info_scene);
+  args.view = add_view(app);
+  args.render = add_render(app);
 
   try {
     app.parse(argc, argv);
