@@ -79,3 +79,17 @@ TEST(Gravity, LinearPotentialGradientIsMinusForce) {
 
 }  // namespace
 }  // namespace affix
+
+namespace affix {
+namespace {
+
+TEST(PointJacobian, ClosedFormProductsMatchTheMatrices) {
+  const Vec3 x_bar(0.3, -1.2, 0.7), x_other(-0.4, 0.9, 2.0), g(1.5, -0.5, 0.25);
+  const Mat3 M = Mat3::Random();
+  EXPECT_LT((point_jacobian_transpose_times(x_bar, g) - point_jacobian(x_bar).transpose() * g).norm(), 1e-14);
+  const Mat12 expected = point_jacobian(x_bar).transpose() * M * point_jacobian(x_other);
+  EXPECT_LT((point_jacobian_congruence(x_bar, M, x_other) - expected).norm(), 1e-13);
+}
+
+}  // namespace
+}  // namespace affix

@@ -32,4 +32,21 @@ Vec3 world_point(const Vec12& q, const Vec3& x_bar) {
               q[2] + q.segment<3>(9).dot(x_bar));
 }
 
+Vec12 point_jacobian_transpose_times(const Vec3& x_bar, const Vec3& g) {
+  Vec12 out;
+  out << g, g[0] * x_bar, g[1] * x_bar, g[2] * x_bar;
+  return out;
+}
+
+Mat12 point_jacobian_congruence(const Vec3& x_bar, const Mat3& M, const Vec3& x_bar_other) {
+  Mat12 out;
+  out.topLeftCorner<3, 3>() = M;
+  for (int j = 0; j < 3; ++j) out.block<3, 3>(0, 3 + 3 * j) = M.col(j) * x_bar_other.transpose();
+  for (int i = 0; i < 3; ++i) {
+    out.block<3, 3>(3 + 3 * i, 0) = x_bar * M.row(i);
+    for (int j = 0; j < 3; ++j) out.block<3, 3>(3 + 3 * i, 3 + 3 * j) = M(i, j) * x_bar * x_bar_other.transpose();
+  }
+  return out;
+}
+
 }  // namespace affix

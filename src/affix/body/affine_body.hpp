@@ -41,6 +41,10 @@ Mat3 state_matrix(const Vec12& q);
 Mat3x12 point_jacobian(const Vec3& x_bar);
 /// World position of rest point x̄ under state q (= J(x̄)·q, without forming J).
 Vec3 world_point(const Vec12& q, const Vec3& x_bar);
+/// J(x̄)ᵀ g: a force g at rest point x̄ as a generalized force, [g; g₀x̄; g₁x̄; g₂x̄].
+Vec12 point_jacobian_transpose_times(const Vec3& x_bar, const Vec3& g);
+/// J(x̄)ᵀ M J(x̄'), by blocks (p, a₀, a₁, a₂): [[M, M(:,j) x̄'ᵀ], [x̄ M(i,:), M(i,j) x̄ x̄'ᵀ]].
+Mat12 point_jacobian_congruence(const Vec3& x_bar, const Mat3& M, const Vec3& x_bar_other);
 
 /// Builds every body of a scene: meshes (primitive or OBJ, validated), mass properties, mass
 /// matrix, initial state. Throws InputError naming the JSON path (`bodies[2].shape.mesh.file`).

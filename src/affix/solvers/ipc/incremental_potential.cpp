@@ -17,7 +17,7 @@ namespace affix {
 
 IncrementalPotential::IncrementalPotential(const std::vector<AffineBody>& bodies,
                                            const std::optional<Ground>& ground, double dhat)
-    : bodies_(bodies), ground_(ground), dhat_(dhat) {}
+    : bodies_(bodies), ground_(ground), dhat_(dhat), contacts_(bodies, dhat) {}
 
 bool IncrementalPotential::in_ground_contact(int i) const {
   return ground_.has_value() && !bodies_[i].is_dirichlet();
@@ -48,6 +48,9 @@ std::vector<double> IncrementalPotential::body_energies(const VecX& q, const Ste
     per_body[i] = inertia_energy(bodies_[i].mass_matrix, qi, c.q_tilde[i]) +
                   c.beta_h2 * body_potential(i, qi, c);
   });
+  BodyMask include(active);
+  for (int i = 0; i < n; ++i) include[i] = include[i] && !bodies_[i].is_dirichlet();
+  contacts_.add_energies(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, include, per_body);
   return per_body;
 }
 
@@ -94,6 +97,12 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
     body_segment(gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
     H.diagonal(i) = body.mass_matrix + c.beta_h2 * h;
   });
+  contacts_.add_derivatives(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, gradient, H);
+  for (int i = 0; i < n; ++i) {
+    if (!bodies_[i].is_dirichlet() && active[i]) continue;
+    body_segment(gradient, i).setZero();
+    H.make_dirichlet(i);
+  }
 }
 
 void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepConstants& c,
@@ -113,6 +122,9 @@ void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepCo
     for (const Vec3& x_bar : body.mesh.vertices) g += ground_barrier(qi, x_bar, ground_->height, dhat_, 1.0).gradient;
     body_segment(barrier_grad, i) = c.beta_h2 * g;
   });
+  contacts_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
+  for (int i = 0; i < n; ++i)
+    if (bodies_[i].is_dirichlet()) body_segment(barrier_grad, i).setZero();
 }
 
 std::vector<std::vector<GroundFrictionContact>> IncrementalPotential::lag_friction(
@@ -151,6 +163,8 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
     }
     per_body[i] = alpha;
   });
+  const std::vector<double> pairs = contacts_.max_steps(q, dq);
+  for (int i = 0; i < n; ++i) per_body[i] = std::min(per_body[i], pairs[i]);
   return per_body;
 }
 
@@ -164,6 +178,9 @@ ContactSummary IncrementalPotential::contact_summary(const VecX& q) const {
       if (d < dhat_) ++s.active;
     }
   }
+  const auto [pair_min, pair_active] = contacts_.min_distance(q);
+  s.min_distance = std::min(s.min_distance, pair_min);
+  s.active += pair_active;
   return s;
 }
 
@@ -179,6 +196,9 @@ double IncrementalPotential::potential_energy(const VecX& q, const std::vector<V
     for (const Vec3& x_bar : bodies_[i].mesh.vertices)
       total += kappa * barrier(ground_distance(qi, x_bar, ground_->height), dhat_);
   }
+  std::vector<double> pair_energy(bodies_.size(), 0.0);
+  contacts_.add_energies(q, kappa, 1.0, {}, 0.0, BodyMask(bodies_.size(), 1), pair_energy);
+  for (double e : pair_energy) total += e;
   return total;
 }
 

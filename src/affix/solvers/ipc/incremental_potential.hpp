@@ -1,15 +1,18 @@
 #pragma once
-// The incremental potential of one time step (Lan 2022 Eq. 9; Chen 2022 Eq. 1):
+// The incremental potential of one time step (Lan 2022 Eq. 9–12; Chen 2022 Eq. 1):
 //   E(q) = Σ_bodies ½‖qᵢ − q̃ᵢ‖²_M + βh² [ Pₒ(qᵢ) − fᵢᵀqᵢ + κ Σ_v b(d_v(qᵢ)) + Σ_c D_c(qᵢ) ]
+//        + βh² [ κ Σ_stencils b(d_s(q)) + Σ_pairs D_p(q) ]
 // with Pₒ the orthogonality potential, f the constant generalized loads (gravity, external forces and
-// torques), b the ground barrier on every vertex within d̂, and D the lagged ground friction.
-// Every term is per body, evaluated in parallel and summed in body order (deterministic).
-// Dirichlet (fixed, kinematic) bodies contribute nothing: their DOFs are not unknowns.
+// torques), b the barrier on every vertex within d̂ of the ground and on every body–body contact
+// stencil within d̂, and D the lagged friction of both. Per-body terms are evaluated in parallel and
+// summed in body order, contact terms in stencil order (deterministic). Dirichlet (fixed, kinematic)
+// bodies' DOFs are not unknowns: their own terms are constant and their rows are held.
 #include <optional>
 #include <vector>
 
 #include "affix/body/affine_body.hpp"
 #include "affix/scene/scene.hpp"
+#include "affix/solvers/contact/body_contact_model.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
 
 namespace affix {
@@ -29,11 +32,12 @@ struct StepConstants {
   std::vector<Vec12> q_tilde;        ///< per body
   std::vector<Vec12> loads;          ///< per body generalized force f
   std::vector<std::vector<GroundFrictionContact>> friction;  ///< per body
+  std::vector<PairFriction> pair_friction;                  ///< body–body contacts
 };
 
 struct ContactSummary {
-  double min_distance;  ///< smallest vertex–ground distance over dynamic bodies (inf: no ground)
-  int active = 0;       ///< vertex–ground pairs closer than d̂
+  double min_distance;  ///< smallest vertex–ground or candidate stencil distance (inf: none near)
+  int active = 0;       ///< vertex–ground pairs and body–body stencils closer than d̂
 };
 
 class IncrementalPotential {
@@ -43,6 +47,11 @@ class IncrementalPotential {
 
   /// Bodies whose DOFs are unknowns of the current solve (1) or held where they are (0).
   using BodyMask = std::vector<char>;
+
+  /// The body–body candidates later evaluations use: proximity at q (dq == nullptr), or swept over
+  /// q → q + dq, which covers every point of a line search along dq. Body pairs they link.
+  void update_contact_candidates(const VecX& q, const VecX* dq) { contacts_.update_candidates(q, dq); }
+  std::vector<std::array<int, 2>> coupled_body_pairs() const { return contacts_.candidate_body_pairs(); }
 
   double energy(const VecX& q, const StepConstants& c) const;
   /// The energy of each body in `active` (0 for the others), so that islands can be line-searched
@@ -61,9 +70,14 @@ class IncrementalPotential {
   /// Ground friction contacts at the lag point q_lag: λ = κ·(−b'(d)) for every vertex within d̂.
   std::vector<std::vector<GroundFrictionContact>> lag_friction(const VecX& q_lag, const VecX& q_start,
                                                                double kappa) const;
+  /// Body–body friction contacts at q_lag (needs proximity candidates at q_lag).
+  std::vector<PairFriction> lag_pair_friction(const VecX& q_lag, const VecX& q_start, double kappa) const {
+    return contacts_.lag_friction(q_lag, q_start, kappa);
+  }
 
-  /// Per body, the largest α ∈ (0, 1] such that no vertex comes closer to the ground than a tenth of
-  /// its current distance along q + α·dq (linear CCD: vertex trajectories are linear in q).
+  /// Per body, the largest α ∈ (0, 1] such that no vertex comes closer to the ground, and no candidate
+  /// stencil closer together, than a tenth of its current distance along q + α·dq (linear CCD, ACCD for
+  /// body pairs: vertex trajectories are linear in q). Needs swept candidates for dq.
   std::vector<double> max_steps(const VecX& q, const VecX& dq, const BodyMask& active) const;
 
   ContactSummary contact_summary(const VecX& q) const;
@@ -79,6 +93,7 @@ class IncrementalPotential {
   const std::vector<AffineBody>& bodies_;
   std::optional<Ground> ground_;
   double dhat_;
+  BodyContactModel contacts_;
 };
 
 /// The segment of body i in a stacked state vector.

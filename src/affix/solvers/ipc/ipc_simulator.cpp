@@ -65,8 +65,6 @@ IpcSimulator::IpcSimulator(const Scene& scene)
     history_.push_back({b.q0, b.qdot0, b.q0, b.qdot0, false});
     if (b.is_dirichlet()) continue;
     total_mass += b.mass, ++dynamic;
-    // Only the ground couples bodies to anything in this version, so every dynamic body is an island.
-    islands_.push_back({static_cast<int>(&b - bodies_.data())});
   }
   average_mass_ = dynamic > 0 ? total_mass / dynamic : 1.0;
   for (const ForceDef& f : forces_) {
@@ -119,8 +117,7 @@ StepStats IpcSimulator::step() {
   // Every body shares one β (all bodies use the same integrator and history length).
   StepConstants c = step_constants(q_start, predictions);
   q = q_start;
-  for (int i = 0; i < n; ++i)
-    if (bodies_[i].is_dirichlet()) body_segment(q, i) = prescribed_state(bodies_[i], t_next);
+  move_dirichlet_bodies(q, t_next);
   move_towards_rigid_prediction(q, c);
 
   if (settings_.ipc.kappa) {
@@ -138,8 +135,11 @@ StepStats IpcSimulator::step() {
 
   StepStats stats;
   for (int lag = 0; lag < settings_.ipc.friction_iterations; ++lag) {
-    c.friction = potential_.lag_friction(lag == 0 ? q_start : q, q_start, c.kappa);
-    const NewtonResult r = newton_solve(potential_, c, q, islands_, body_radii_, newton_options_, linear_solver_);
+    const VecX& q_lag = lag == 0 ? q_start : q;
+    c.friction = potential_.lag_friction(q_lag, q_start, c.kappa);
+    potential_.update_contact_candidates(q_lag, nullptr);
+    c.pair_friction = potential_.lag_pair_friction(q_lag, q_start, c.kappa);
+    const NewtonResult r = newton_solve(potential_, c, q, bodies_, body_radii_, newton_options_, linear_solver_);
     stats.iterations += r.iterations;
     stats.residual = r.residual;
     stats.hit_iteration_cap = stats.hit_iteration_cap || !r.converged;
@@ -165,27 +165,43 @@ StepStats IpcSimulator::step() {
   return stats;
 }
 
+// Fixed and kinematic bodies jump to their prescribed state. They are not unknowns, so nothing can
+// push back: a prescribed motion that would sweep through another body within the step is refused
+// rather than allowed to intersect (CCD against the others held at qⁿ).
+void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
+  const int n = static_cast<int>(bodies_.size());
+  VecX dq = VecX::Zero(12 * n);
+  bool moving = false;
+  for (int i = 0; i < n; ++i) {
+    if (!bodies_[i].is_dirichlet()) continue;
+    body_segment(dq, i) = prescribed_state(bodies_[i], t_next) - body_segment(q, i);
+    moving = moving || body_segment(dq, i).squaredNorm() > 0.0;
+  }
+  if (!moving) return;
+  potential_.update_contact_candidates(q, &dq);
+  const std::vector<double> alpha = potential_.max_steps(q, dq, IncrementalPotential::BodyMask(n, 1));
+  for (int i = 0; i < n; ++i) {
+    if (bodies_[i].is_dirichlet() && alpha[i] < 1.0)
+      throw SimulationError("step " + std::to_string(step_ + 1) + ": the prescribed motion of body '" +
+                            bodies_[i].name + "' would run into another body within the step");
+  }
+  q += dq;
+}
+
 // Newton from qⁿ zig-zags in the curved valley of the stiff orthogonality potential: its first step
 // follows the inertia term to q̃, whose A is a linearised (stretched) rotation, and the penalty throws
 // it back. Starting from the rigid prediction (p̃, polar(Ã)) removes most of that. The move there is
-// CCD-filtered along the straight line from qⁿ, like any Newton step, so the start is intersection-free.
-void IpcSimulator::move_towards_rigid_prediction(VecX& q, const StepConstants& c) const {
+// CCD-filtered along the straight line from qⁿ, island by island, so the start is intersection-free.
+void IpcSimulator::move_towards_rigid_prediction(VecX& q, const StepConstants& c) {
   const int n = static_cast<int>(bodies_.size());
   VecX dq = VecX::Zero(12 * n);
-  IncrementalPotential::BodyMask dynamic(n, 0);
   for (int i = 0; i < n; ++i) {
     if (bodies_[i].is_dirichlet()) continue;
-    dynamic[i] = 1;
     const Vec12& q_tilde = c.q_tilde[i];
     body_segment(dq, i) =
         affine_state(state_translation(q_tilde), polar_rotation(state_matrix(q_tilde))) - body_segment(q, i);
   }
-  const std::vector<double> alpha = potential_.max_steps(q, dq, dynamic);
-  for (const Island& island : islands_) {
-    double a = 1.0;
-    for (int i : island) a = std::min(a, alpha[i]);
-    for (int i : island) body_segment(q, i) += a * body_segment(dq, i);
-  }
+  safe_island_move(potential_, bodies_, q, dq);
 }
 
 void IpcSimulator::check_finite(const VecX& q) const {

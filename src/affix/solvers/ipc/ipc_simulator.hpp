@@ -31,7 +31,8 @@ class IpcSimulator final : public Simulator {
 
  private:
   StepConstants step_constants(const VecX& q_start, const std::vector<Prediction>& predictions) const;
-  void move_towards_rigid_prediction(VecX& q, const StepConstants& c) const;
+  void move_dirichlet_bodies(VecX& q, double t_next);
+  void move_towards_rigid_prediction(VecX& q, const StepConstants& c);
   void check_finite(const VecX& q) const;
 
   Settings settings_;
@@ -40,7 +41,6 @@ class IpcSimulator final : public Simulator {
   std::vector<Vec3> force_points_;        // rest-frame application point of each force
   std::vector<Vec12> gravity_loads_;
   std::vector<double> body_radii_;
-  std::vector<Island> islands_;           // bodies that can interact; version 1: each dynamic body alone
   std::vector<BodyHistory> history_;
   IncrementalPotential potential_;
   SparseCholesky linear_solver_;

@@ -9,6 +9,7 @@ namespace affix {
 namespace {
 
 constexpr int kMaxHalvings = 40;
+using BodyMask = IncrementalPotential::BodyMask;
 
 double scaled_step_norm(const VecX& dq, const Island& island, const std::vector<double>& radii,
                         double h, double scene_size) {
@@ -27,21 +28,29 @@ double island_sum(const std::vector<double>& per_body, const Island& island) {
   return sum;
 }
 
-void set_island(IncrementalPotential::BodyMask& mask, const Island& island, char value) {
+void set_island(BodyMask& mask, const Island& island, char value) {
   for (int i : island) mask[i] = value;
 }
 
+/// Per island the CCD-safe fraction of dq (needs swept candidates for dq).
+std::vector<double> island_max_steps(const IncrementalPotential& potential, const VecX& q, const VecX& dq,
+                                     const std::vector<Island>& islands, const BodyMask& mask) {
+  const std::vector<double> per_body = potential.max_steps(q, dq, mask);
+  std::vector<double> alpha(islands.size(), 1.0);
+  for (std::size_t k = 0; k < islands.size(); ++k)
+    for (int i : islands[k]) alpha[k] = std::min(alpha[k], per_body[i]);
+  return alpha;
+}
+
 /// Backtracking along dq, each island with its own step: α starts at the island's CCD bound and halves
-/// until its energy does not increase. Returns the indices (into `islands`) that found no decrease.
+/// until its energy does not increase. Returns the islands (indices) that found no decrease.
 std::vector<int> island_line_search(const IncrementalPotential& potential, const StepConstants& c,
                                     VecX& q, const VecX& dq, const std::vector<Island>& islands,
-                                    std::vector<int> pending, IncrementalPotential::BodyMask mask,
-                                    int& evaluations) {
+                                    std::vector<int> pending, int& evaluations) {
+  BodyMask mask(q.size() / 12, 0);
+  for (int k : pending) set_island(mask, islands[k], 1);
   const std::vector<double> energy0 = potential.body_energies(q, c, mask);
-  const std::vector<double> ccd = potential.max_steps(q, dq, mask);
-  std::vector<double> alpha(islands.size(), 1.0);
-  for (int k : pending)
-    for (int i : islands[k]) alpha[k] = std::min(alpha[k], ccd[i]);
+  std::vector<double> alpha = island_max_steps(potential, q, dq, islands, mask);
 
   VecX trial = q;
   for (int halving = 0; halving < kMaxHalvings && !pending.empty(); ++halving) {
@@ -67,61 +76,71 @@ std::vector<int> island_line_search(const IncrementalPotential& potential, const
 
 }  // namespace
 
-NewtonResult newton_solve(const IncrementalPotential& potential, StepConstants& c, VecX& q,
-                          const std::vector<Island>& islands, const std::vector<double>& body_radii,
+void safe_island_move(IncrementalPotential& potential, const std::vector<AffineBody>& bodies, VecX& q,
+                      const VecX& dq) {
+  potential.update_contact_candidates(q, &dq);
+  const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
+  const std::vector<double> alpha =
+      island_max_steps(potential, q, dq, islands, BodyMask(bodies.size(), 1));
+  for (std::size_t k = 0; k < islands.size(); ++k)
+    for (int i : islands[k]) body_segment(q, i) += alpha[k] * body_segment(dq, i);
+}
+
+NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, VecX& q,
+                          const std::vector<AffineBody>& bodies, const std::vector<double>& body_radii,
                           const NewtonOptions& options, SparseCholesky& linear_solver) {
   NewtonResult result;
-  IncrementalPotential::BodyMask active(body_radii.size(), 0);
-  std::vector<int> unconverged;
-  for (int k = 0; k < static_cast<int>(islands.size()); ++k) {
-    unconverged.push_back(k);
-    set_island(active, islands[k], 1);
-  }
-  std::vector<double> island_residual(islands.size(), 0.0);
+  const int n = static_cast<int>(bodies.size());
+  BodyMask unconverged(n, 0);
+  for (int i = 0; i < n; ++i) unconverged[i] = !bodies[i].is_dirichlet();
+  std::vector<double> last_residual(n, 0.0);  // of each body's island at its last check
   VecX gradient;
   BlockHessian H;
+  potential.update_contact_candidates(q, nullptr);
   double min_distance = potential.contact_summary(q).min_distance;
 
-  while (!unconverged.empty() && result.iterations < options.max_iterations) {
-    potential.gradient_and_hessian(q, c, active, gradient, H);
+  while (result.iterations < options.max_iterations &&
+         std::find(unconverged.begin(), unconverged.end(), 1) != unconverged.end()) {
+    potential.update_contact_candidates(q, nullptr);
+    potential.gradient_and_hessian(q, c, unconverged, gradient, H);
     if (!gradient.allFinite() || !linear_solver.factorize(H))
       throw SimulationError("the Newton system is not finite or not positive definite");
     const VecX dq = linear_solver.solve(-gradient);
 
+    potential.update_contact_candidates(q, &dq);
+    const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
     std::vector<int> stepping;
-    for (int k : unconverged) {
-      island_residual[k] = scaled_step_norm(dq, islands[k], body_radii, options.h, options.scene_size);
-      if (!std::isfinite(island_residual[k])) throw SimulationError("the Newton step is not finite");
-      if (island_residual[k] < options.tolerance) {
-        set_island(active, islands[k], 0);
+    for (int k = 0; k < static_cast<int>(islands.size()); ++k) {
+      const Island& island = islands[k];
+      const auto moving = std::count_if(island.begin(), island.end(), [&](int i) { return unconverged[i]; });
+      if (moving == 0) continue;  // frozen and untouched
+      const double residual = scaled_step_norm(dq, island, body_radii, options.h, options.scene_size);
+      if (!std::isfinite(residual)) throw SimulationError("the Newton step is not finite");
+      for (int i : island) last_residual[i] = residual;
+      const bool rejoined = moving < static_cast<long>(island.size());  // held bodies were reached
+      set_island(unconverged, island, 1);
+      if (residual < options.tolerance && !rejoined) {
+        set_island(unconverged, island, 0);
       } else {
         stepping.push_back(k);
       }
     }
-    if (stepping.empty()) {
-      unconverged.clear();
-      break;
-    }
+    if (stepping.empty()) continue;
     ++result.iterations;
-    const std::vector<int> stalled = island_line_search(potential, c, q, dq, islands, stepping, active,
-                                                        result.line_search_evaluations);
-    for (int k : stalled) {  // no descent along Δq: stop this island rather than loop to the cap
-      ++result.warnings;
-      set_island(active, islands[k], 0);
+    for (int k : island_line_search(potential, c, q, dq, islands, stepping, result.line_search_evaluations)) {
+      ++result.warnings;  // no descent along Δq: stop this island rather than loop to the cap
+      set_island(unconverged, islands[k], 0);
     }
-    unconverged.clear();
-    for (int k : stepping)
-      if (std::find(stalled.begin(), stalled.end(), k) == stalled.end()) unconverged.push_back(k);
-
     if (options.adaptive_kappa) {
       const double previous = min_distance;
       min_distance = potential.contact_summary(q).min_distance;
-      c.kappa = updated_barrier_stiffness(c.kappa, previous, min_distance, options.dhat,
-                                          options.kappa_bounds);
+      c.kappa = updated_barrier_stiffness(c.kappa, previous, min_distance, options.dhat, options.kappa_bounds);
     }
   }
-  result.converged = unconverged.empty() && result.warnings == 0;
-  for (double r : island_residual) result.residual = std::max(result.residual, r);
+  result.residual = *std::max_element(last_residual.begin(), last_residual.end());
+  result.converged = std::find(unconverged.begin(), unconverged.end(), 1) == unconverged.end() &&
+                     result.warnings == 0;
+  potential.update_contact_candidates(q, nullptr);
   return result;
 }
 

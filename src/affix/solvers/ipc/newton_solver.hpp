@@ -1,22 +1,26 @@
 #pragma once
 // Projected Newton on the incremental potential (Li 2020 Alg. 1; Lan 2022 §4), island by island.
 //
-// An island is a set of bodies that may interact during the step; the incremental potential is a sum
-// of independent island potentials, so minimising the sum is minimising each. Each iteration:
-//   1. g, H with per-stencil PSD projection; one CHOLMOD solve H·Δq = −g for all unconverged islands;
-//   2. an island has converged when its step is small: max over its bodies of (‖Δp‖∞ + r‖ΔA‖∞) / h
-//      < tolerance · L, which bounds every vertex's velocity change (r: the body's bounding radius,
-//      L: scene size); converged islands keep their state;
-//   3. per island, α₀ = min(1, CCD max step) so that no iterate passes through the ground, then α is
-//      halved until the island's energy does not increase;
-//   4. adaptive κ update.
-// Islands matter for speed: a global line search would let one body's contact shrink every body's
-// step, and a global stopping test would keep iterating bodies that are already done.
-// The iteration cap is reported, never hidden.
+// Each iteration:
+//   1. proximity candidates at q; g and H of the unconverged bodies with per-stencil PSD projection;
+//      one CHOLMOD solve H·Δq = −g (converged bodies are held: their rows are identity);
+//   2. candidates swept along Δq; islands = components of the dynamic bodies they link
+//      (islands.hpp). Bodies in different islands cannot come within d̂ of each other anywhere along
+//      this iteration's steps, so the incremental potential is a sum of island potentials and each
+//      island can be searched on its own;
+//   3. an island has converged when its step is small: max over its bodies of (‖Δp‖∞ + r‖ΔA‖∞) / h
+//      < tolerance · L, a bound on every vertex's velocity change (r: bounding radius, L: scene
+//      size). A converged body that a moving one reaches joins its island and is solved again;
+//   4. per island, α₀ = min(1, CCD bound of its bodies — ground and ACCD on body pairs), so no iterate
+//      intersects anything; α halves until the island's energy does not increase;
+//   5. adaptive κ update.
+// A global line search would let one contact shrink every body's step, and a global stopping test
+// would keep iterating bodies that are done. The iteration cap is reported, never hidden.
 #include <vector>
 
 #include "affix/solvers/ipc/barrier_stiffness.hpp"
 #include "affix/solvers/ipc/incremental_potential.hpp"
+#include "affix/solvers/ipc/islands.hpp"
 #include "affix/solvers/linear/sparse_cholesky.hpp"
 
 namespace affix {
@@ -33,19 +37,21 @@ struct NewtonOptions {
 
 struct NewtonResult {
   int iterations = 0;         ///< Newton iterations until the last island converged
-  double residual = 0.0;      ///< the largest scaled step norm of step 2 among the islands' last steps (1/s)
+  double residual = 0.0;      ///< the largest scaled step norm of step 3 among the islands' last steps (1/s)
   bool converged = false;
   int line_search_evaluations = 0;
   int warnings = 0;           ///< islands whose line search found no decrease
 };
 
-using Island = std::vector<int>;  ///< body indices
-
 /// Minimises the incremental potential from q (intersection-free), in place. κ in `constants` may grow.
-/// Bodies in no island are held where they are. Throws SimulationError if the linear system cannot be
-/// factorised (non-finite or indefinite).
-NewtonResult newton_solve(const IncrementalPotential& potential, StepConstants& constants, VecX& q,
-                          const std::vector<Island>& islands, const std::vector<double>& body_radii,
+/// Throws SimulationError if the linear system cannot be factorised (non-finite or indefinite).
+NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& constants, VecX& q,
+                          const std::vector<AffineBody>& bodies, const std::vector<double>& body_radii,
                           const NewtonOptions& options, SparseCholesky& linear_solver);
+
+/// Per island, the largest safe fraction of the move dq (CCD on ground and body pairs), applied to q.
+/// Used to move towards a predicted state before the Newton iterations.
+void safe_island_move(IncrementalPotential& potential, const std::vector<AffineBody>& bodies, VecX& q,
+                      const VecX& dq);
 
 }  // namespace affix

@@ -1,0 +1,115 @@
+#include "affix/ccd/additive_ccd.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "affix/ccd/primitive_distance.hpp"
+
+namespace affix {
+
+namespace {
+
+using namespace ccd_detail;
+
+/// Steps 3–4 of the header's algorithm. `distance_at(t)` is the unsigned distance at time t along the
+/// (mean-free) trajectory, `l_p` the bound (★) on the rate at which it can shrink.
+template <class DistanceAt>
+CcdResult additive_ccd(const DistanceAt& distance_at, double l_p, double s, double tmax, int max_iterations,
+                       double xi) {
+  assert(s > 0.0 && s < 1.0);
+  assert(tmax >= 0.0);
+  assert(xi >= 0.0);
+  CcdResult result{0.0, false, 0};
+  const double d0 = distance_at(0.0) - xi;
+  if (!(d0 > 0.0) || !std::isfinite(d0) || !std::isfinite(l_p) || !(tmax > 0.0)) {
+    return result;  // touching (or within ξ), non-finite input, or an empty interval
+  }
+  if (l_p == 0.0) {
+    result.toi = tmax;  // only a common translation: no distance changes
+    return result;
+  }
+  const double gap = s * d0;
+  double t = 0.0, d = d0;  // the last accepted time and its distance, d ≥ gap
+  while (true) {
+    if (result.iterations >= max_iterations) {
+      result.hit_iteration_cap = true;
+      break;
+    }
+    const double step = (1.0 - s) * d / l_p;  // (★): d ≥ s·d > 0 on [t, t + step]
+    const bool reaches_tmax = step >= tmax - t;
+    const double t_trial = reaches_tmax ? tmax : t + step;
+    if (!(t_trial > t)) {
+      break;  // the step is below the resolution of t (d₀ at rounding level): stay conservative
+    }
+    ++result.iterations;
+    const double d_trial = distance_at(t_trial) - xi;
+    if (!(d_trial >= gap)) {
+      break;
+    }
+    t = t_trial;
+    d = d_trial;
+    if (reaches_tmax) {
+      result.toi = tmax;
+      return result;
+    }
+  }
+  // Step 4: by (★) the distance stays ≥ d − l_p τ ≥ gap for τ ≤ (d − gap)/l_p.
+  result.toi = std::min(tmax, t + (d - gap) / l_p);
+  return result;
+}
+
+/// The largest of |v| over the arguments.
+template <class... V>
+double max_norm(const V&... v) {
+  return std::sqrt(std::max({v.squaredNorm()...}));
+}
+
+}  // namespace
+
+CcdResult point_point_accd(const Vec3& p, const Vec3& q, const Vec3& dp, const Vec3& dq, double min_separation_ratio,
+                           double tmax, int max_iterations, double minimum_distance) {
+  const Vec3 m = 0.5 * (dp + dq);
+  const Vec3 up = dp - m, uq = dq - m;
+  const double l_p = up.norm() + uq.norm();
+  const auto distance_at = [&](double t) { return std::sqrt(point_point_distance_squared(p + t * up, q + t * uq)); };
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+}
+
+CcdResult point_edge_accd(const Vec3& p, const Vec3& e0, const Vec3& e1, const Vec3& dp, const Vec3& de0,
+                          const Vec3& de1, double min_separation_ratio, double tmax, int max_iterations,
+                          double minimum_distance) {
+  const Vec3 m = (dp + de0 + de1) / 3.0;
+  const Vec3 up = dp - m, u0 = de0 - m, u1 = de1 - m;
+  const double l_p = up.norm() + max_norm(u0, u1);
+  const auto distance_at = [&](double t) {
+    return std::sqrt(point_edge_distance_squared(p + t * up, e0 + t * u0, e1 + t * u1));
+  };
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+}
+
+CcdResult point_triangle_accd(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2, const Vec3& dp,
+                              const Vec3& dt0, const Vec3& dt1, const Vec3& dt2, double min_separation_ratio,
+                              double tmax, int max_iterations, double minimum_distance) {
+  const Vec3 m = 0.25 * (dp + dt0 + dt1 + dt2);
+  const Vec3 up = dp - m, u0 = dt0 - m, u1 = dt1 - m, u2 = dt2 - m;
+  const double l_p = up.norm() + max_norm(u0, u1, u2);
+  const auto distance_at = [&](double t) {
+    return std::sqrt(point_triangle_distance_squared(p + t * up, t0 + t * u0, t1 + t * u1, t2 + t * u2));
+  };
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+}
+
+CcdResult edge_edge_accd(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1, const Vec3& dea0,
+                         const Vec3& dea1, const Vec3& deb0, const Vec3& deb1, double min_separation_ratio, double tmax,
+                         int max_iterations, double minimum_distance) {
+  const Vec3 m = 0.25 * (dea0 + dea1 + deb0 + deb1);
+  const Vec3 ua0 = dea0 - m, ua1 = dea1 - m, ub0 = deb0 - m, ub1 = deb1 - m;
+  const double l_p = max_norm(ua0, ua1) + max_norm(ub0, ub1);
+  const auto distance_at = [&](double t) {
+    return std::sqrt(edge_edge_distance_squared(ea0 + t * ua0, ea1 + t * ua1, eb0 + t * ub0, eb1 + t * ub1));
+  };
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+}
+
+}  // namespace affix

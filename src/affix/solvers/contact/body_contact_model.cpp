@@ -1,0 +1,226 @@
+#include "affix/solvers/contact/body_contact_model.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+#include <limits>
+
+#include "affix/ccd/additive_ccd.hpp"
+#include "affix/energy/barrier.hpp"
+#include "affix/energy/friction.hpp"
+#include "affix/math/psd_projection.hpp"
+
+namespace affix {
+namespace {
+
+/// A stencil's contribution in the affine DOFs of its two bodies a = v[0].body and b.
+struct BodyPairTerms {
+  int a = 0, b = 0;
+  double value = 0.0;
+  Vec12 grad_a = Vec12::Zero(), grad_b = Vec12::Zero();
+  Mat12 H_aa = Mat12::Zero(), H_ab = Mat12::Zero(), H_bb = Mat12::Zero();
+};
+
+/// Chain rule from the stencil's stacked vertex positions to the affine DOFs (header comment).
+BodyPairTerms to_bodies(const ContactStencil& s, const std::vector<AffineBody>& bodies,
+                        const StencilDerivatives& d) {
+  BodyPairTerms t;
+  t.a = s.body_a();
+  t.b = s.body_b();
+  t.value = d.value;
+  std::array<Vec3, 4> x_bar;
+  for (int k = 0; k < s.count; ++k) x_bar[k] = bodies[s.v[k].body].mesh.vertices[s.v[k].vertex];
+  for (int k = 0; k < s.count; ++k) {
+    const bool k_on_a = s.v[k].body == t.a;
+    (k_on_a ? t.grad_a : t.grad_b) += point_jacobian_transpose_times(x_bar[k], d.gradient.segment<3>(3 * k));
+    for (int l = 0; l < s.count; ++l) {
+      const Mat12 block = point_jacobian_congruence(x_bar[k], d.hessian.block<3, 3>(3 * k, 3 * l), x_bar[l]);
+      const bool l_on_a = s.v[l].body == t.a;
+      if (k_on_a && l_on_a) t.H_aa += block;
+      else if (!k_on_a && !l_on_a) t.H_bb += block;
+      else if (k_on_a) t.H_ab += block;  // (a, b); its transpose (b, a) is implied
+    }
+  }
+  return t;
+}
+
+/// Relative tangential displacement u = Tᵀ Σ w_k (x_k − x_k,start) of a lagged contact.
+Vec2 slip(const PairFriction& f, const Vec12& x) {
+  Vec3 r = Vec3::Zero();
+  for (int k = 0; k < f.stencil.count; ++k) r += f.weights[k] * (x.segment<3>(3 * k) - f.x_start[k]);
+  return f.tangent.transpose() * r;
+}
+
+/// D = μλ f₀(‖u‖) in stacked vertex positions: ∂u/∂x_k = w_k Tᵀ.
+StencilDerivatives friction_derivatives(const PairFriction& f, const Vec12& x, double eps) {
+  const FrictionStencil fs = friction_potential(slip(f, x), f.mu_lambda, eps);
+  StencilDerivatives d;
+  d.value = fs.value;
+  const Vec3 g = f.tangent * fs.gradient;
+  const Mat3 H = f.tangent * fs.hessian * f.tangent.transpose();
+  for (int k = 0; k < f.stencil.count; ++k) {
+    d.gradient.segment<3>(3 * k) = f.weights[k] * g;
+    for (int l = 0; l < f.stencil.count; ++l) d.hessian.block<3, 3>(3 * k, 3 * l) = f.weights[k] * f.weights[l] * H;
+  }
+  return d;
+}
+
+Eigen::Matrix<double, 3, 2> tangent_basis(const Vec3& n) {
+  const Vec3 helper = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  Eigen::Matrix<double, 3, 2> T;
+  T.col(0) = n.cross(helper).normalized();
+  T.col(1) = n.cross(T.col(0));
+  return T;
+}
+
+}  // namespace
+
+BodyContactModel::BodyContactModel(const std::vector<AffineBody>& bodies, double dhat)
+    : bodies_(bodies), edges_(body_edges(bodies)), dhat_(dhat) {}
+
+void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
+  const WorldVertices x0 = world_vertices(bodies_, q);
+  if (!dq) {
+    candidates_ = find_contact_candidates(bodies_, edges_, x0, nullptr, dhat_);
+    return;
+  }
+  const WorldVertices x1 = world_vertices(bodies_, q + *dq);
+  candidates_ = find_contact_candidates(bodies_, edges_, x0, &x1, dhat_);
+}
+
+std::vector<std::array<int, 2>> BodyContactModel::candidate_body_pairs() const {
+  std::vector<std::array<int, 2>> pairs;
+  for (const ContactCandidate& c : candidates_) {
+    const std::array<int, 2> p{std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
+    if (pairs.empty() || pairs.back() != p) pairs.push_back(p);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
+void BodyContactModel::add_energies(const VecX& q, double kappa, double beta_h2,
+                                    const std::vector<PairFriction>& friction, double eps,
+                                    const std::vector<char>& include, std::vector<double>& per_body) const {
+  if (candidates_.empty() && friction.empty()) return;
+  const WorldVertices x = world_vertices(bodies_, q);
+  const auto add = [&](const ContactStencil& s, double value) {
+    const int owner = include[s.body_a()] ? s.body_a() : s.body_b();
+    if (include[owner]) per_body[owner] += beta_h2 * value;
+  };
+  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_))
+    add(s, stencil_barrier(s, stencil_positions(s, x), dhat_, kappa).value);
+  for (const PairFriction& f : friction)
+    add(f.stencil, friction_potential(slip(f, stencil_positions(f.stencil, x)), f.mu_lambda, eps).value);
+}
+
+void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_h2,
+                                       const std::vector<PairFriction>& friction, double eps,
+                                       VecX& gradient, BlockHessian& H) const {
+  if (candidates_.empty() && friction.empty()) return;
+  const WorldVertices x = world_vertices(bodies_, q);
+  const std::vector<ContactStencil> stencils = active_stencils(bodies_, edges_, candidates_, x, dhat_);
+  const int n_barrier = static_cast<int>(stencils.size());
+  std::vector<BodyPairTerms> terms(n_barrier + friction.size());
+  tbb::parallel_for(0, static_cast<int>(terms.size()), [&](int k) {
+    if (k < n_barrier) {
+      StencilDerivatives d = stencil_barrier(stencils[k], stencil_positions(stencils[k], x), dhat_, kappa);
+      d.hessian = project_to_psd<12>(d.hessian);
+      terms[k] = to_bodies(stencils[k], bodies_, d);
+    } else {
+      const PairFriction& f = friction[k - n_barrier];
+      // PSD by construction (friction.hpp), and so is its congruence map.
+      terms[k] = to_bodies(f.stencil, bodies_, friction_derivatives(f, stencil_positions(f.stencil, x), eps));
+    }
+  });
+  for (const BodyPairTerms& t : terms) {  // in stencil order: deterministic sums
+    gradient.segment<12>(12 * t.a) += beta_h2 * t.grad_a;
+    gradient.segment<12>(12 * t.b) += beta_h2 * t.grad_b;
+    H.diagonal(t.a) += beta_h2 * t.H_aa;
+    H.diagonal(t.b) += beta_h2 * t.H_bb;
+    H.add_coupling(t.a, t.b, beta_h2 * t.H_ab);
+  }
+}
+
+void BodyContactModel::add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const {
+  if (candidates_.empty()) return;
+  const WorldVertices x = world_vertices(bodies_, q);
+  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
+    const BodyPairTerms t = to_bodies(s, bodies_, stencil_barrier(s, stencil_positions(s, x), dhat_, 1.0));
+    gradient.segment<12>(12 * t.a) += beta_h2 * t.grad_a;
+    gradient.segment<12>(12 * t.b) += beta_h2 * t.grad_b;
+  }
+}
+
+std::vector<double> BodyContactModel::max_steps(const VecX& q, const VecX& dq) const {
+  std::vector<double> per_body(bodies_.size(), 1.0);
+  if (candidates_.empty()) return per_body;
+  const WorldVertices x0 = world_vertices(bodies_, q), x1 = world_vertices(bodies_, q + dq);
+  std::vector<double> toi(candidates_.size(), 1.0);
+  tbb::parallel_for(0, static_cast<int>(candidates_.size()), [&](int k) {
+    const ContactCandidate& c = candidates_[k];
+    const auto pos = [&](int body, int v) { return x0[body][v]; };
+    const auto disp = [&](int body, int v) { return Vec3(x1[body][v] - x0[body][v]); };
+    if (c.kind == CandidateKind::vertex_face) {
+      const auto& f = bodies_[c.body_b].mesh.faces[c.prim_b];
+      toi[k] = point_triangle_accd(pos(c.body_a, c.prim_a), pos(c.body_b, f[0]), pos(c.body_b, f[1]),
+                                   pos(c.body_b, f[2]), disp(c.body_a, c.prim_a), disp(c.body_b, f[0]),
+                                   disp(c.body_b, f[1]), disp(c.body_b, f[2]))
+                   .toi;
+    } else {
+      const auto& ea = edges_[c.body_a][c.prim_a];
+      const auto& eb = edges_[c.body_b][c.prim_b];
+      toi[k] = edge_edge_accd(pos(c.body_a, ea[0]), pos(c.body_a, ea[1]), pos(c.body_b, eb[0]),
+                              pos(c.body_b, eb[1]), disp(c.body_a, ea[0]), disp(c.body_a, ea[1]),
+                              disp(c.body_b, eb[0]), disp(c.body_b, eb[1]))
+                   .toi;
+    }
+  });
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    per_body[candidates_[k].body_a] = std::min(per_body[candidates_[k].body_a], toi[k]);
+    per_body[candidates_[k].body_b] = std::min(per_body[candidates_[k].body_b], toi[k]);
+  }
+  return per_body;
+}
+
+std::vector<PairFriction> BodyContactModel::lag_friction(const VecX& q_lag, const VecX& q_start,
+                                                         double kappa) const {
+  std::vector<PairFriction> out;
+  if (candidates_.empty()) return out;
+  const WorldVertices x = world_vertices(bodies_, q_lag), x_start = world_vertices(bodies_, q_start);
+  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
+    // Friction coefficient of a pair: geometric mean of the two (DESIGN §3).
+    const double mu = std::sqrt(bodies_[s.body_a()].friction * bodies_[s.body_b()].friction);
+    if (mu == 0.0) continue;
+    const Vec12 positions = stencil_positions(s, x);
+    PairFriction f;
+    f.stencil = s;
+    f.weights = stencil_closest_point_weights(s, positions);
+    Vec3 separation = Vec3::Zero();
+    for (int k = 0; k < s.count; ++k) separation += f.weights[k] * positions.segment<3>(3 * k);
+    const double d = separation.norm();
+    if (d == 0.0) continue;
+    f.tangent = tangent_basis(separation / d);
+    f.mu_lambda = mu * -kappa * barrier_first_derivative(d, dhat_);
+    for (int k = 0; k < s.count; ++k) f.x_start[k] = x_start[s.v[k].body][s.v[k].vertex];
+    out.push_back(f);
+  }
+  return out;
+}
+
+std::pair<double, int> BodyContactModel::min_distance(const VecX& q) const {
+  double d_min = std::numeric_limits<double>::infinity();
+  if (candidates_.empty()) return {d_min, 0};
+  const WorldVertices x = world_vertices(bodies_, q);
+  // Every candidate within d̂ is a stencil; its distance is that of its reduced form.
+  const auto stencils = active_stencils(bodies_, edges_, candidates_, x, std::numeric_limits<double>::max());
+  int active = 0;
+  for (const ContactStencil& s : stencils) {
+    const double d = std::sqrt(stencil_squared_distance_value(s, stencil_positions(s, x)));
+    d_min = std::min(d_min, d);
+    if (d < dhat_) ++active;
+  }
+  return {d_min, active};
+}
+
+}  // namespace affix

@@ -1,0 +1,62 @@
+#pragma once
+// Body–body contact inside the incremental potential (Lan 2022 §4): the barrier over every active
+// stencil, lagged friction per contact, and the CCD bound of the line search — all mapped from the
+// stencil's vertex positions to the affine DOFs of its two bodies by the chain rule x = J(x̄)·q
+// (Chen 2022 Eq. 5): ∇_q = Σ_k J(x̄_k)ᵀ ∇_{x_k},  ∇²_q = Σ_kl J(x̄_k)ᵀ ∇²_{x_k x_l} J(x̄_l). Stencil
+// Hessians are projected to PSD in vertex space before the (congruence) map, which keeps them PSD.
+//
+// Evaluations work on a candidate set fixed by the caller (update_candidates): the proximity
+// candidates at q for derivatives, or the candidates swept over q → q + Δq for a line search, so that
+// every trial point of the search sees every pair that can come within d̂ along it.
+#include <vector>
+
+#include "affix/solvers/contact/contact_stencils.hpp"
+#include "affix/solvers/linear/block_hessian.hpp"
+
+namespace affix {
+
+/// A contact frozen at the last friction lag update (Li 2020 §5): weights of the closest points, the
+/// tangent basis, the normal force, and the stencil vertices' positions at the start of the step.
+struct PairFriction {
+  ContactStencil stencil;
+  std::array<double, 4> weights{};
+  Eigen::Matrix<double, 3, 2> tangent;
+  double mu_lambda = 0.0;
+  std::array<Vec3, 4> x_start{};
+};
+
+class BodyContactModel {
+ public:
+  BodyContactModel(const std::vector<AffineBody>& bodies, double dhat);
+
+  /// Proximity candidates at q (dq == nullptr) or swept candidates over q → q + dq.
+  void update_candidates(const VecX& q, const VecX* dq);
+  /// Body pairs of the current candidates (both bodies dynamic or not).
+  std::vector<std::array<int, 2>> candidate_body_pairs() const;
+
+  /// Adds βh²·(κ Σ b + Σ D) of every active stencil to the energy of the stencil's first body whose
+  /// `include` flag is set.
+  void add_energies(const VecX& q, double kappa, double beta_h2, const std::vector<PairFriction>& friction,
+                    double friction_eps, const std::vector<char>& include, std::vector<double>& per_body) const;
+  /// Adds βh²-scaled gradients and PSD Hessian blocks (diagonal and coupling) of the active stencils.
+  void add_derivatives(const VecX& q, double kappa, double beta_h2, const std::vector<PairFriction>& friction,
+                       double friction_eps, VecX& gradient, BlockHessian& H) const;
+  /// βh² ∇Σb (κ = 1) of the active stencils, for the adaptive barrier stiffness.
+  void add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const;
+
+  /// Per body, the ACCD bound of its candidate pairs along q + α dq (1 when unbounded).
+  std::vector<double> max_steps(const VecX& q, const VecX& dq) const;
+  /// Friction contacts at the lag point, with vertex positions from q_start.
+  std::vector<PairFriction> lag_friction(const VecX& q_lag, const VecX& q_start, double kappa) const;
+
+  /// Smallest stencil distance among the current candidates (inf when none) and the active count.
+  std::pair<double, int> min_distance(const VecX& q) const;
+
+ private:
+  const std::vector<AffineBody>& bodies_;
+  std::vector<std::vector<std::array<int, 2>>> edges_;
+  double dhat_;
+  std::vector<ContactCandidate> candidates_;
+};
+
+}  // namespace affix

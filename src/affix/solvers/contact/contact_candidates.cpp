@@ -1,0 +1,131 @@
+#include "affix/solvers/contact/contact_candidates.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <span>
+
+#include "affix/body/collision_filter.hpp"
+#include "affix/geometry/aabb.hpp"
+#include "affix/geometry/sweep_and_prune.hpp"
+#include "affix/geometry/uniform_grid.hpp"
+
+namespace affix {
+namespace {
+
+/// Boxes of one body's primitives over the step, inflated by the margin.
+struct PrimitiveBoxes {
+  std::vector<Aabb> vertices, edges, faces;
+};
+
+PrimitiveBoxes primitive_boxes(const AffineBody& body, const std::vector<std::array<int, 2>>& edges,
+                               const std::vector<Vec3>& x0, const std::vector<Vec3>* x1, double margin) {
+  PrimitiveBoxes boxes;
+  boxes.vertices.resize(x0.size());
+  for (std::size_t v = 0; v < x0.size(); ++v) {
+    boxes.vertices[v].extend(x0[v]);
+    if (x1) boxes.vertices[v].extend((*x1)[v]);
+    boxes.vertices[v].inflate(margin);
+  }
+  for (const auto& e : edges) {
+    Aabb box = boxes.vertices[e[0]];
+    box.extend(boxes.vertices[e[1]]);
+    boxes.edges.push_back(box);
+  }
+  for (const auto& f : body.mesh.faces) {
+    Aabb box = boxes.vertices[f[0]];
+    box.extend(boxes.vertices[f[1]]);
+    box.extend(boxes.vertices[f[2]]);
+    boxes.faces.push_back(box);
+  }
+  return boxes;
+}
+
+Aabb overlap(const Aabb& a, const Aabb& b) {
+  Aabb o;
+  o.min = a.min.cwiseMax(b.min);
+  o.max = a.max.cwiseMin(b.max);
+  return o;
+}
+
+/// Pairs every `queries` box inside `region` with the `targets` boxes inside it that it touches.
+template <typename Emit>
+void pair_within(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets, const Aabb& region,
+                 Emit&& emit) {
+  const UniformGrid grid(std::span<const Aabb>(targets), region);
+  for (int k = 0; k < static_cast<int>(queries.size()); ++k) {
+    if (!queries[k].intersects(region)) continue;
+    grid.for_each_intersecting(queries[k], [&](int t) {
+      emit(k, t);
+      return false;
+    });
+  }
+}
+
+}  // namespace
+
+WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const VecX& q) {
+  WorldVertices x(bodies.size());
+  tbb::parallel_for(0, static_cast<int>(bodies.size()), [&](int i) {
+    const Vec12 qi = q.segment<12>(12 * i);
+    for (const Vec3& x_bar : bodies[i].mesh.vertices) x[i].push_back(world_point(qi, x_bar));
+  });
+  return x;
+}
+
+std::vector<std::vector<std::array<int, 2>>> body_edges(const std::vector<AffineBody>& bodies) {
+  std::vector<std::vector<std::array<int, 2>>> edges;
+  for (const AffineBody& b : bodies) edges.push_back(mesh_edges(b.mesh));
+  return edges;
+}
+
+std::vector<ContactCandidate> find_contact_candidates(
+    const std::vector<AffineBody>& bodies, const std::vector<std::vector<std::array<int, 2>>>& edges,
+    const WorldVertices& x0, const WorldVertices* x1, double margin) {
+  const int n = static_cast<int>(bodies.size());
+  std::vector<Aabb> boxes(n);
+  tbb::parallel_for(0, n, [&](int i) {
+    for (const Vec3& x : x0[i]) boxes[i].extend(x);
+    if (x1)
+      for (const Vec3& x : (*x1)[i]) boxes[i].extend(x);
+    boxes[i].inflate(margin);
+  });
+
+  std::vector<std::array<int, 2>> body_pairs;
+  for_each_overlapping_pair(std::span<const Aabb>(boxes), 0, [&](int i, int j) {
+    if (may_collide(bodies[i], bodies[j])) body_pairs.push_back({i, j});
+    return false;
+  });
+  if (body_pairs.empty()) return {};
+  std::sort(body_pairs.begin(), body_pairs.end());
+
+  // Primitive boxes only for the bodies that have a partner.
+  std::vector<int> needed;
+  for (const auto& [a, b] : body_pairs) needed.insert(needed.end(), {a, b});
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  std::vector<PrimitiveBoxes> prims(n);
+  tbb::parallel_for(0, static_cast<int>(needed.size()), [&](int k) {
+    const int i = needed[k];
+    prims[i] = primitive_boxes(bodies[i], edges[i], x0[i], x1 ? &(*x1)[i] : nullptr, margin);
+  });
+
+  std::vector<std::vector<ContactCandidate>> per_pair(body_pairs.size());
+  tbb::parallel_for(0, static_cast<int>(body_pairs.size()), [&](int k) {
+    const auto [a, b] = body_pairs[k];
+    const Aabb region = overlap(boxes[a], boxes[b]);  // the i-AABB
+    auto& out = per_pair[k];
+    pair_within(prims[a].vertices, prims[b].faces, region,
+                [&](int v, int f) { out.push_back({CandidateKind::vertex_face, a, v, b, f}); });
+    pair_within(prims[b].vertices, prims[a].faces, region,
+                [&](int v, int f) { out.push_back({CandidateKind::vertex_face, b, v, a, f}); });
+    pair_within(prims[a].edges, prims[b].edges, region,
+                [&](int ea, int eb) { out.push_back({CandidateKind::edge_edge, a, ea, b, eb}); });
+    std::sort(out.begin(), out.end());
+  });
+  std::vector<ContactCandidate> all;
+  for (auto& list : per_pair) all.insert(all.end(), list.begin(), list.end());
+  return all;
+}
+
+}  // namespace affix

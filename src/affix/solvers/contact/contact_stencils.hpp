@@ -1,0 +1,61 @@
+#pragma once
+// The active body–body contact stencils at a configuration: every candidate (contact_candidates.hpp)
+// is reduced by its closest-feature type (distance/distance_type.hpp) to one smooth sub-distance —
+// point–point, point–line, point–plane or line–line (Li 2020 §4) — and the same feature pair reached
+// from several candidates (a point nearest an edge shared by two faces, say) is kept once, so that no
+// contact is counted twice. A stencil is active while its distance is below d̂.
+#include <array>
+#include <vector>
+
+#include "affix/energy/contact_barrier.hpp"
+#include "affix/solvers/contact/contact_candidates.hpp"
+
+namespace affix {
+
+enum class StencilForm : unsigned char { point_point, point_line, point_plane, line_line };
+
+struct StencilVertex {
+  int body = 0;
+  int vertex = 0;
+  auto operator<=>(const StencilVertex&) const = default;
+};
+
+struct ContactStencil {
+  StencilForm form = StencilForm::point_point;
+  int count = 2;  ///< vertices used: 2, 3 or 4 (point first, then the feature; line_line: a₀ a₁ b₀ b₁)
+  std::array<StencilVertex, 4> v{};
+  double mollifier_threshold = 0.0;  ///< ε_x of the parallel-edge mollifier (line_line only)
+  auto operator<=>(const ContactStencil& o) const {
+    return std::tie(form, count, v) <=> std::tie(o.form, o.count, o.v);
+  }
+  bool operator==(const ContactStencil& o) const { return form == o.form && count == o.count && v == o.v; }
+  /// The (at most two) bodies the stencil couples: v[0]'s body and the other side's.
+  int body_a() const { return v[0].body; }
+  int body_b() const { return v[count - 1].body; }
+};
+
+/// Stencils of the candidates whose distance at x is below d̂ (sorted, unique).
+std::vector<ContactStencil> active_stencils(const std::vector<AffineBody>& bodies,
+                                            const std::vector<std::vector<std::array<int, 2>>>& edges,
+                                            const std::vector<ContactCandidate>& candidates,
+                                            const WorldVertices& x, double dhat);
+
+/// Stacked positions of the stencil's vertices (unused trailing entries zero).
+Vec12 stencil_positions(const ContactStencil& s, const WorldVertices& x);
+
+/// Squared distance of the stencil's sub-distance (value only: for activity tests).
+double stencil_squared_distance_value(const ContactStencil& s, const Vec12& positions);
+
+/// Squared distance of the stencil's sub-distance with its gradient and Hessian in the stacked
+/// positions (padded to 12).
+StencilDerivatives stencil_squared_distance(const ContactStencil& s, const Vec12& positions);
+
+/// κ·b(d) on the stencil (mollified for line–line), with gradient and unprojected Hessian.
+StencilDerivatives stencil_barrier(const ContactStencil& s, const Vec12& positions, double dhat,
+                                   double kappa);
+
+/// Closest points as a weighted sum: Σ w_k x_k = (point side) − (feature side), the contact's
+/// separation vector; friction slides along the plane normal to it.
+std::array<double, 4> stencil_closest_point_weights(const ContactStencil& s, const Vec12& positions);
+
+}  // namespace affix
