@@ -201,7 +201,8 @@ std::vector<PairFriction> BodyContactModel::lag_friction(const VecX& q_lag, cons
     const double d = separation.norm();
     if (d == 0.0) continue;
     f.tangent = tangent_basis(separation / d);
-    f.mu_lambda = mu * -kappa * barrier_first_derivative(d, dhat_);
+    // λ of the stencil's whole barrier term, all its candidates together.
+    f.mu_lambda = mu * -s.multiplicity * kappa * barrier_first_derivative(d, dhat_);
     for (int k = 0; k < s.count; ++k) f.x_start[k] = x_start[s.v[k].body][s.v[k].vertex];
     out.push_back(f);
   }

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "affix/distance/distance_type.hpp"
+#include "affix/distance/edge_edge.hpp"
 #include "affix/distance/edge_edge_mollifier.hpp"
-#include "affix/distance/line_line.hpp"
 #include "affix/distance/point_line.hpp"
 #include "affix/distance/point_plane.hpp"
 #include "affix/distance/point_point.hpp"
@@ -47,15 +47,26 @@ ContactStencil reduce_vertex_face(const AffineBody& fb, const ContactCandidate& 
   return {};
 }
 
-/// Reduces an edge–edge candidate; only interior–interior pairs stay edge–edge (mollified).
+/// Reduces an edge–edge candidate. Interior–interior pairs, and every pair whose mollifier is active
+/// (nearly parallel edges), stay edge–edge so that the mollified energy is continuous across type
+/// boundaries (Li 2020 §4.3); the others become the point–point or point–line they are.
 ContactStencil reduce_edge_edge(const AffineBody& a, const AffineBody& b,
                                 const std::array<int, 2>& ea, const std::array<int, 2>& eb,
                                 const ContactCandidate& c, const WorldVertices& x) {
   const StencilVertex a0 = sv(c.body_a, ea[0]), a1 = sv(c.body_a, ea[1]);
   const StencilVertex b0 = sv(c.body_b, eb[0]), b1 = sv(c.body_b, eb[1]);
-  const auto& xa = x[c.body_a];
-  const auto& xb = x[c.body_b];
-  switch (edge_edge_distance_type(xa[ea[0]], xa[ea[1]], xb[eb[0]], xb[eb[1]])) {
+  const Vec3& xa0 = x[c.body_a][ea[0]];
+  const Vec3& xa1 = x[c.body_a][ea[1]];
+  const Vec3& xb0 = x[c.body_b][eb[0]];
+  const Vec3& xb1 = x[c.body_b][eb[1]];
+  const EdgeEdgeDistanceType type = edge_edge_distance_type(xa0, xa1, xb0, xb1);
+  // The mollifier's threshold uses rest lengths (Li 2020 §4.3): constant for the run.
+  const auto& ra = a.mesh.vertices;
+  const auto& rb = b.mesh.vertices;
+  const double eps_x = edge_edge_mollifier_threshold(ra[ea[0]], ra[ea[1]], rb[eb[0]], rb[eb[1]]);
+  if (type == EdgeEdgeDistanceType::EA_EB || edge_edge_cross_squarednorm(xa0, xa1, xb0, xb1) < eps_x)
+    return {StencilForm::edge_edge, 4, {a0, a1, b0, b1}, eps_x, type};
+  switch (type) {
     case EdgeEdgeDistanceType::EA0_EB0: return point_point(a0, b0);
     case EdgeEdgeDistanceType::EA0_EB1: return point_point(a0, b1);
     case EdgeEdgeDistanceType::EA1_EB0: return point_point(a1, b0);
@@ -64,13 +75,7 @@ ContactStencil reduce_edge_edge(const AffineBody& a, const AffineBody& b,
     case EdgeEdgeDistanceType::EA_EB1: return point_line(b1, a0, a1);
     case EdgeEdgeDistanceType::EA0_EB: return point_line(a0, b0, b1);
     case EdgeEdgeDistanceType::EA1_EB: return point_line(a1, b0, b1);
-    case EdgeEdgeDistanceType::EA_EB: {
-      const auto& ra = a.mesh.vertices;
-      const auto& rb = b.mesh.vertices;
-      // The mollifier's threshold uses rest lengths (Li 2020 §4.3): constant for the run.
-      const double eps_x = edge_edge_mollifier_threshold(ra[ea[0]], ra[ea[1]], rb[eb[0]], rb[eb[1]]);
-      return {StencilForm::line_line, 4, {a0, a1, b0, b1}, eps_x};
-    }
+    case EdgeEdgeDistanceType::EA_EB: break;
   }
   return {};
 }
@@ -96,8 +101,15 @@ std::vector<ContactStencil> active_stencils(const std::vector<AffineBody>& bodie
   for (std::size_t k = 0; k < candidates.size(); ++k)
     if (active[k]) out.push_back(reduced[k]);
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  std::vector<ContactStencil> merged;
+  for (const ContactStencil& s : out) {
+    if (!merged.empty() && merged.back() == s) {
+      ++merged.back().multiplicity;
+    } else {
+      merged.push_back(s);
+    }
+  }
+  return merged;
 }
 
 Vec12 stencil_positions(const ContactStencil& s, const WorldVertices& x) {
@@ -112,7 +124,7 @@ double stencil_squared_distance_value(const ContactStencil& s, const Vec12& x) {
     case StencilForm::point_point: return point_point_distance(x0, x1);
     case StencilForm::point_line: return point_line_distance(x0, x1, x2);
     case StencilForm::point_plane: return point_plane_distance(x0, x1, x2, x3);
-    case StencilForm::line_line: return line_line_distance(x0, x1, x2, x3);
+    case StencilForm::edge_edge: return edge_edge_distance(x0, x1, x2, x3, s.edge_type);
   }
   return 0.0;
 }
@@ -136,10 +148,10 @@ StencilDerivatives stencil_squared_distance(const ContactStencil& s, const Vec12
       d.gradient = point_plane_distance_gradient(x0, x1, x2, x3);
       d.hessian = point_plane_distance_hessian(x0, x1, x2, x3);
       break;
-    case StencilForm::line_line:
-      d.value = line_line_distance(x0, x1, x2, x3);
-      d.gradient = line_line_distance_gradient(x0, x1, x2, x3);
-      d.hessian = line_line_distance_hessian(x0, x1, x2, x3);
+    case StencilForm::edge_edge:
+      d.value = edge_edge_distance(x0, x1, x2, x3, s.edge_type);
+      d.gradient = edge_edge_distance_gradient(x0, x1, x2, x3, s.edge_type);
+      d.hessian = edge_edge_distance_hessian(x0, x1, x2, x3, s.edge_type);
       break;
   }
   return d;
@@ -147,8 +159,9 @@ StencilDerivatives stencil_squared_distance(const ContactStencil& s, const Vec12
 
 StencilDerivatives stencil_barrier(const ContactStencil& s, const Vec12& x, double dhat, double kappa) {
   const StencilDerivatives d = stencil_squared_distance(s, x);
-  const StencilDerivatives b = barrier_of_squared_distance(d.value, d.gradient, d.hessian, dhat, kappa);
-  if (s.form != StencilForm::line_line || b.value == 0.0) return b;
+  const StencilDerivatives b =
+      barrier_of_squared_distance(d.value, d.gradient, d.hessian, dhat, s.multiplicity * kappa);
+  if (s.form != StencilForm::edge_edge || b.value == 0.0) return b;
   const Vec3 a0 = x.segment<3>(0), a1 = x.segment<3>(3), b0 = x.segment<3>(6), b1 = x.segment<3>(9);
   StencilDerivatives m;
   m.value = edge_edge_mollifier(a0, a1, b0, b1, s.mollifier_threshold);
@@ -176,11 +189,15 @@ std::array<double, 4> stencil_closest_point_weights(const ContactStencil& s, con
       const double beta1 = (c * d - b * f) / det, beta2 = (a * f - b * d) / det;
       return {1.0, -(1.0 - beta1 - beta2), -beta1, -beta2};
     }
-    case StencilForm::line_line: {
-      const Vec3 ea = x1 - x0, eb = x3 - x2, w = x2 - x0, n = ea.cross(eb);
-      const double nn = n.squaredNorm();
-      const double sa = std::clamp(w.cross(eb).dot(n) / nn, 0.0, 1.0);
-      const double sb = std::clamp(w.cross(ea).dot(n) / nn, 0.0, 1.0);
+    case StencilForm::edge_edge: {
+      // Closest points of the two segments, clamped (robust for parallel edges): the weights of the
+      // typed distance's features.
+      const Vec3 ea = x1 - x0, eb = x3 - x2, w = x0 - x2;
+      const double a = ea.dot(ea), b = ea.dot(eb), c = eb.dot(eb), d = ea.dot(w), e = eb.dot(w);
+      const double det = a * c - b * b;
+      double sa = det > 1e-12 * a * c ? std::clamp((b * e - c * d) / det, 0.0, 1.0) : 0.0;
+      double sb = std::clamp((b * sa + e) / c, 0.0, 1.0);
+      sa = std::clamp((b * sb - d) / a, 0.0, 1.0);
       return {1.0 - sa, sa, -(1.0 - sb), -sb};
     }
   }

@@ -1,18 +1,26 @@
 #pragma once
 // The active body–body contact stencils at a configuration: every candidate (contact_candidates.hpp)
 // is reduced by its closest-feature type (distance/distance_type.hpp) to one smooth sub-distance —
-// point–point, point–line, point–plane or line–line (Li 2020 §4) — and the same feature pair reached
-// from several candidates (a point nearest an edge shared by two faces, say) is kept once, so that no
-// contact is counted twice. A stencil is active while its distance is below d̂.
+// point–point, point–line, point–plane or edge–edge (Li 2020 §4). The same feature pair reached from
+// several candidates (a point beyond an edge shared by two faces, say) is evaluated once but keeps its
+// multiplicity, as in IPC: the barrier sum over candidates is then continuous where a candidate's
+// closest feature changes (a point crossing from over face A, where it has a point–plane stencil with
+// A and a point–edge stencil through B, to beyond the edge, where both reduce to the same point–edge).
+// A stencil is active while its distance is below d̂.
 #include <array>
 #include <vector>
 
+#include "affix/distance/distance_type.hpp"
 #include "affix/energy/contact_barrier.hpp"
 #include "affix/solvers/contact/contact_candidates.hpp"
 
 namespace affix {
 
-enum class StencilForm : unsigned char { point_point, point_line, point_plane, line_line };
+/// The smooth sub-distance a stencil evaluates. edge_edge keeps the closest-feature type of its edge
+/// pair (`edge_type`) and is multiplied by the parallel-edge mollifier; an edge pair whose mollifier is
+/// inactive (m = 1) and whose closest features include an endpoint becomes point_point or point_line,
+/// which is exact there and merges with the same contact found from a face.
+enum class StencilForm : unsigned char { point_point, point_line, point_plane, edge_edge };
 
 struct StencilVertex {
   int body = 0;
@@ -22,19 +30,23 @@ struct StencilVertex {
 
 struct ContactStencil {
   StencilForm form = StencilForm::point_point;
-  int count = 2;  ///< vertices used: 2, 3 or 4 (point first, then the feature; line_line: a₀ a₁ b₀ b₁)
+  int count = 2;  ///< vertices used: 2, 3 or 4 (point first, then the feature; edge_edge: a₀ a₁ b₀ b₁)
   std::array<StencilVertex, 4> v{};
-  double mollifier_threshold = 0.0;  ///< ε_x of the parallel-edge mollifier (line_line only)
+  double mollifier_threshold = 0.0;  ///< ε_x of the parallel-edge mollifier (edge_edge only)
+  EdgeEdgeDistanceType edge_type = EdgeEdgeDistanceType::EA_EB;  ///< edge_edge only
+  int multiplicity = 1;  ///< candidates that reduced to this stencil (not part of its identity)
   auto operator<=>(const ContactStencil& o) const {
-    return std::tie(form, count, v) <=> std::tie(o.form, o.count, o.v);
+    return std::tie(form, count, v, edge_type) <=> std::tie(o.form, o.count, o.v, o.edge_type);
   }
-  bool operator==(const ContactStencil& o) const { return form == o.form && count == o.count && v == o.v; }
+  bool operator==(const ContactStencil& o) const {
+    return form == o.form && count == o.count && v == o.v && edge_type == o.edge_type;
+  }
   /// The (at most two) bodies the stencil couples: v[0]'s body and the other side's.
   int body_a() const { return v[0].body; }
   int body_b() const { return v[count - 1].body; }
 };
 
-/// Stencils of the candidates whose distance at x is below d̂ (sorted, unique).
+/// Stencils of the candidates whose distance at x is below d̂ (sorted, unique, with multiplicity).
 std::vector<ContactStencil> active_stencils(const std::vector<AffineBody>& bodies,
                                             const std::vector<std::vector<std::array<int, 2>>>& edges,
                                             const std::vector<ContactCandidate>& candidates,
@@ -50,7 +62,7 @@ double stencil_squared_distance_value(const ContactStencil& s, const Vec12& posi
 /// positions (padded to 12).
 StencilDerivatives stencil_squared_distance(const ContactStencil& s, const Vec12& positions);
 
-/// κ·b(d) on the stencil (mollified for line–line), with gradient and unprojected Hessian.
+/// multiplicity · κ·b(d) on the stencil (mollified for edge–edge), with gradient and unprojected Hessian.
 StencilDerivatives stencil_barrier(const ContactStencil& s, const Vec12& positions, double dhat,
                                    double kappa);
 
