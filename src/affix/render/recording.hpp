@@ -1,0 +1,35 @@
+#pragma once
+// A finished run as the renderer sees it: the bodies' rest meshes and the ground (meshes.json) and
+// their poses frame by frame (trajectory.csv), both read from the run's output directory.
+#include <filesystem>
+#include <vector>
+
+#include "affix/geometry/aabb.hpp"
+#include "affix/io/scene_meshes.hpp"
+#include "affix/render/trajectory_reader.hpp"
+
+namespace affix {
+
+struct Recording {
+  SceneMeshes scene;
+  std::vector<TrajectoryFrame> frames;
+};
+
+/// Reads RUN_DIR/meshes.json and RUN_DIR/trajectory.csv. Throws InputError naming the missing or bad
+/// file, or the directory when it is not one, or the trajectory when it holds no frame.
+Recording read_recording(const std::filesystem::path& run_dir);
+
+/// The world position A·x̄ + p of a rest point x̄ (trajectory.csv's convention).
+inline Vec3 world_point(const BodyPose& pose, const Vec3& rest) { return pose.A * rest + pose.p; }
+
+/// Points whose convex hull holds every body in every frame: what a camera must keep in view. Exact —
+/// every vertex of every body in every frame where its pose changed — when there are at most `budget`
+/// of those; otherwise, per body and frame, the eight corners of its rest box mapped by the pose (the
+/// mapped box contains the body, so the hull still holds it, a little loosely). Non-finite points (a
+/// diverged run's last frame) are left out.
+std::vector<Vec3> framing_points(const Recording& recording, std::size_t budget = 2'000'000);
+
+/// The box around framing_points.
+Aabb recording_bounds(const Recording& recording);
+
+}  // namespace affix
