@@ -28,7 +28,7 @@ struct IpcSettings {
   std::optional<double> kappa;       ///< barrier stiffness κ (N/m: κ·b is an energy); absent or "auto": adaptive
   double tolerance = 1e-4;           ///< Newton stop: ‖Δx‖∞ / (h · L) below this (1/s), L = scene size
   int max_iterations = 100;          ///< Newton iteration cap per step (reported when hit)
-  int friction_iterations = 1;       ///< lagged-friction updates per step (Chen 2022 §6.1)
+  int friction_iterations = 1;       ///< most lagged-friction solves per step; stops when Σμλ changes < 1% (Chen 2022 §6.1)
 };
 
 struct Settings {

@@ -39,6 +39,15 @@ void refuse_bodies_below_ground(const Scene& scene, const std::vector<AffineBody
   }
 }
 
+/// Σμλ over every lagged contact, ground and body–body: how much friction the lag point allows.
+double total_friction_bound(const StepConstants& c) {
+  double total = 0.0;
+  for (const auto& body : c.friction)
+    for (const GroundFrictionContact& f : body) total += f.mu_lambda;
+  for (const PairFriction& f : c.pair_friction) total += f.mu_lambda;
+  return total;
+}
+
 double scene_size(const std::vector<AffineBody>& bodies) {
   Aabb box;
   for (const AffineBody& b : bodies)
@@ -134,11 +143,18 @@ StepStats IpcSimulator::step() {
   }
 
   StepStats stats;
+  // Lagged friction (Chen 2022 §6.1): solve with normal forces and tangent frames frozen at the lag
+  // point, then re-lag at the solution and solve again, up to friction_iterations times, stopping once
+  // the total friction bound Σμλ changes by less than 1%.
+  double previous_bound = -1.0;
   for (int lag = 0; lag < settings_.ipc.friction_iterations; ++lag) {
     const VecX& q_lag = lag == 0 ? q_start : q;
     c.friction = potential_.lag_friction(q_lag, q_start, c.kappa);
     potential_.update_contact_candidates(q_lag, nullptr);
     c.pair_friction = potential_.lag_pair_friction(q_lag, q_start, c.kappa);
+    const double bound = total_friction_bound(c);
+    if (lag > 0 && std::abs(bound - previous_bound) <= 1e-2 * std::max(previous_bound, 1e-300)) break;
+    previous_bound = bound;
     const NewtonResult r = newton_solve(potential_, c, q, bodies_, body_radii_, newton_options_, linear_solver_);
     stats.iterations += r.iterations;
     stats.residual = r.residual;
