@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes examples/drop_1000.json: a 10 x 10 x 10 grid of boxes, spheres and capsules, randomly
-turned, falling onto the ground. The bodies do not touch each other at the start; the ipc solver's
-version 1 has body-ground contact only, so columns are spaced not to meet on the way down.
+turned, falling onto the ground. The bodies do not touch at the start; the ten bodies of each column
+land on one another, so the scene ends as 100 small piles.
 Usage: scripts/make_drop_grid.py [N_PER_SIDE] > examples/drop_1000.json"""
 import json
 import math
