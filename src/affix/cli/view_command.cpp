@@ -1,20 +1,66 @@
-// `affix view`: registered here; its implementation is being written (issue 5). Until then the
-// command says so and exits 2, so nothing pretends to work.
+// `affix view OUT_DIR [--output FILE] [--max-pose-mb MB]`: writes the interactive page of a run
+// (viewer/view_page.hpp) and says where it went and how to open it.
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
+#include "affix/viewer/view_page.hpp"
 
 namespace affix::cli {
 
+namespace {
+
+struct ViewArgs {
+  std::filesystem::path out_dir;
+  std::optional<std::filesystem::path> output;  ///< absent: OUT_DIR/view.html
+  double max_pose_mb = viewer::kDefaultPoseBudgetBytes / 1e6;
+};
+
+std::string megabytes(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g MB", static_cast<double>(bytes) / 1e6);
+  return text;
+}
+
+int view_command(const ViewArgs& args) {
+  viewer::ViewOptions options;
+  options.pose_budget_bytes = static_cast<std::size_t>(args.max_pose_mb * 1e6);
+  const viewer::ViewPage page = viewer::build_view_page(args.out_dir, options);
+  const std::filesystem::path file = args.output.value_or(args.out_dir / "view.html");
+  viewer::write_view_page(file, page);
+
+  std::cout << "wrote " << file.string() << " (" << megabytes(page.html.size()) << "): " << page.bodies
+            << (page.bodies == 1 ? " body, " : " bodies, ") << page.frames << " of " << page.source_frames
+            << " frames";
+  if (page.stride > 1)
+    std::cout << " (one in " << page.stride << " and the last: poses capped at " << megabytes(options.pose_budget_bytes)
+              << "; the page can load the full trajectory.csv)";
+  std::cout << '\n';
+  if (page.box_bodies > 0)
+    std::cout << "  " << page.box_bodies << " bodies with rarely shared meshes are drawn as their bounding boxes\n";
+  std::cout << "  open it in a browser (no server needed): file://"
+            << std::filesystem::absolute(file).lexically_normal().string() << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
 Action add_view(CLI::App& app) {
-  app.add_subcommand("view", "(not available in this build)");
-  return [] {
-    std::cerr << "affix: error: 'view' is not available in this build\n";
-    return kExitBadInput;
-  };
+  auto args = std::make_shared<ViewArgs>();
+  CLI::App* view = app.add_subcommand("view", "Write OUT_DIR/view.html: a page that plays a run in a browser");
+  view->add_option("out_dir", args->out_dir, "A run's output directory (what `affix run --out` wrote)")->required();
+  view->add_option("--output,-o", args->output, "Where to write the page (default: OUT_DIR/view.html)");
+  view->add_option("--max-pose-mb", args->max_pose_mb,
+                   "Budget of embedded pose data in MB; longer runs keep every k-th frame (default 20)")
+      ->check(CLI::PositiveNumber);
+  return [args] { return view_command(*args); };
 }
 
 }  // namespace affix::cli

@@ -1,0 +1,180 @@
+#include "affix/viewer/view_page.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "affix/error.hpp"
+#include "affix/io/scene_meshes.hpp"
+#include "affix/viewer/assets.hpp"
+#include "affix/viewer/base64.hpp"
+#include "affix/viewer/stats_reader.hpp"
+#include "affix/viewer/trajectory_reader.hpp"
+
+namespace affix::viewer {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+/// `value` to 7 significant digits, what float32 keeps: short JSON for bounds and the ground.
+double short_number(double value) {
+  if (!std::isfinite(value)) return value;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.7g", value);
+  return std::strtod(text, nullptr);
+}
+
+json read_summary(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in || fs::is_directory(file))
+    throw InputError(file.string() + ": cannot read file (is this a run's output directory? `affix run` writes it)");
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw InputError(file.string() + ": invalid JSON: " + e.what());
+  }
+}
+
+/// meshes.json checked for the reading the page does: it must exist before anything else is read.
+SceneMeshes read_meshes(const fs::path& file) {
+  if (!fs::is_regular_file(file))
+    throw InputError(file.string() + ": cannot read file (is this a run's output directory? `affix run` writes it)");
+  return read_scene_meshes(file);
+}
+
+json meshes_json(const SceneMeshes& scene, const MeshGroups& grouping) {
+  json groups = json::array();
+  for (const MeshGroup& g : grouping.groups) {
+    json entry = {{"bodies", g.bodies}, {"first_body", g.first_body}};
+    json bounds = json::array();
+    for (double v : g.bounds) bounds.push_back(short_number(v));
+    entry["bounds"] = bounds;
+    if (g.embedded) {
+      const TriangleMesh& mesh = scene.meshes[g.first_body];
+      std::vector<float> vertices;
+      vertices.reserve(mesh.vertices.size() * 3);
+      for (const Vec3& v : mesh.vertices)
+        for (int i = 0; i < 3; ++i) vertices.push_back(static_cast<float>(v[i]));
+      std::vector<std::uint32_t> triangles;
+      triangles.reserve(mesh.faces.size() * 3);
+      for (const auto& f : mesh.faces)
+        for (int i : f) triangles.push_back(static_cast<std::uint32_t>(i));
+      entry["vertices"] = base64_encode(vertices);
+      entry["triangles"] = base64_encode(triangles);
+    } else {
+      entry["vertices"] = nullptr;
+      entry["triangles"] = nullptr;
+    }
+    groups.push_back(std::move(entry));
+  }
+  return groups;
+}
+
+json stats_json(const StatsSeries& stats) {
+  json columns = json::object();
+  for (std::size_t c = 0; c < stats.names.size(); ++c) columns[stats.names[c]] = base64_encode(stats.columns[c]);
+  const std::size_t points = stats.columns.empty() ? 0 : stats.columns.front().size();
+  return {{"points", points}, {"source_rows", stats.source_rows}, {"stride", stats.stride},
+          {"element", "float64"}, {"columns", columns}};
+}
+
+/// JSON text that is safe inside <script>: '<' occurs only inside strings, where \u003c means the same.
+std::string script_safe(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '<') out += "\\u003c";
+    else out += c;
+  }
+  return out;
+}
+
+std::string assemble(const std::string& data_json, const std::string& poses_base64) {
+  const std::string_view page = page_template();
+  const std::size_t data_at = page.find(kDataMarker);
+  const std::size_t bundle_at = page.find(kBundleMarker);
+  if (data_at == std::string_view::npos || bundle_at == std::string_view::npos || bundle_at < data_at)
+    throw std::logic_error("viewer page template lacks its data and bundle markers");
+  const std::string_view bundle = script_bundle();
+  std::string html;
+  html.reserve(page.size() + data_json.size() + poses_base64.size() + bundle.size() + 256);
+  html += page.substr(0, data_at);
+  html += "<script type=\"application/json\" id=\"";
+  html += kDataElementId;
+  html += "\">";
+  html += data_json;
+  html += "</script>\n<script type=\"text/plain\" id=\"";
+  html += kPosesElementId;
+  html += "\">";
+  html += poses_base64;
+  html += "</script>";
+  const std::size_t data_end = data_at + kDataMarker.size();
+  html += page.substr(data_end, bundle_at - data_end);
+  html += "<script>";
+  html += bundle;
+  html += "</script>";
+  html += page.substr(bundle_at + kBundleMarker.size());
+  return html;
+}
+
+}  // namespace
+
+ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
+  if (!fs::is_directory(out_dir))
+    throw InputError(out_dir.string() + ": not a directory (expected a run's output directory, `affix run --out`)");
+  const SceneMeshes scene = read_meshes(out_dir / "meshes.json");
+  const PoseFrames frames = read_trajectory(out_dir / "trajectory.csv", scene.names, options.pose_budget_bytes);
+  const StatsSeries stats = read_stats(out_dir / "stats.csv", options.max_stats_points);
+  const json summary = read_summary(out_dir / "summary.json");
+  const MeshGroups grouping = group_meshes(scene.meshes, options.mesh_limits);
+
+  ViewPage page;
+  page.bodies = static_cast<int>(scene.names.size());
+  page.source_frames = frames.selection.source_frames;
+  page.frames = static_cast<int>(frames.selection.frames.size());
+  page.stride = frames.selection.stride;
+  page.pose_bytes = frames.poses.size() * sizeof(float);
+  for (const MeshGroup& g : grouping.groups) {
+    if (g.embedded) ++page.mesh_groups;
+    else page.box_bodies += g.bodies;
+  }
+
+  const std::string scene_name =
+      summary.contains("scene") && summary["scene"].is_string() ? summary["scene"].get<std::string>()
+                                                                 : out_dir.filename().string();
+  json data = {
+      {"format", 1},
+      {"scene", scene_name},
+      {"summary", summary},
+      {"ground", scene.ground_height ? json{{"height", short_number(*scene.ground_height)}} : json(nullptr)},
+      {"bodies", {{"count", page.bodies}, {"names", scene.names}, {"group", grouping.body_group}}},
+      {"meshes", meshes_json(scene, grouping)},
+      {"frames",
+       {{"count", page.frames},
+        {"source_count", page.source_frames},
+        {"stride", page.stride},
+        {"index", frames.selection.frames},
+        {"times", frames.times},
+        {"budget_bytes", options.pose_budget_bytes}}},
+      {"poses", {{"element", "float32"}, {"per_body", 12}, {"script_id", kPosesElementId}}},
+      {"stats", stats_json(stats)},
+      {"joints", json::array()},
+      {"contacts", json::array()}};
+  page.html = assemble(script_safe(data.dump()), base64_encode(frames.poses));
+  return page;
+}
+
+void write_view_page(const fs::path& file, const ViewPage& page) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(file.string() + ": cannot write the page");
+  out << page.html;
+  out.flush();
+  if (!out) throw InputError(file.string() + ": writing the page failed (disk full?)");
+}
+
+}  // namespace affix::viewer
