@@ -1,6 +1,7 @@
 #pragma once
-// The `ipc` solver, version 1: stiff affine bodies (Lan 2022) with body–ground barrier contact and
-// lagged friction, integrated by implicit Euler or BDF-2 (Chen 2022 §3) in one Newton barrier solve.
+// The `ipc` solver: stiff affine bodies (Lan 2022) with intersection-free barrier contact between
+// bodies and with the ground, lagged friction, integrated by implicit Euler or BDF-2 (Chen 2022 §3)
+// in one Newton barrier solve. Joints (Chen 2022 §4–5) are the next step.
 #include <optional>
 #include <vector>
 
@@ -15,8 +16,8 @@ namespace affix {
 
 class IpcSimulator final : public Simulator {
  public:
-  /// Throws InputError if the scene has joints (not yet supported by this solver) or a dynamic body
-  /// starts on or below the ground.
+  /// Throws InputError if the scene has joints (not yet supported by this solver), a dynamic body
+  /// starts on or below the ground, or two bodies that may collide overlap.
   explicit IpcSimulator(const Scene& scene);
 
   const char* name() const override { return "ipc"; }
