@@ -8,6 +8,10 @@ RELEASE_DIR := build/release
 TEST_DIR := build/test
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev
+# ccache keys on the compile command; with paths relative to the checkout, a fresh clone reuses the
+# cache of earlier builds on the same machine.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: deps build run test bench clean
 
