@@ -9,7 +9,10 @@
 #include <sstream>
 
 #include "affix/ccd/additive_ccd.hpp"
-#include "affix/ccd/primitive_distance.hpp"
+#include "affix/distance/edge_edge.hpp"
+#include "affix/distance/point_edge.hpp"
+#include "affix/distance/point_point.hpp"
+#include "affix/distance/point_triangle.hpp"
 #include "ccd/accd_harness.hpp"
 
 namespace affix {
@@ -26,7 +29,7 @@ struct EeCase {
   Vec3 da0, da1, db0, db1;  // displacements over [0, 1]
 
   double distance(double t) const {
-    return std::sqrt(ccd_detail::edge_edge_distance_squared(a0 + t * da0, a1 + t * da1, b0 + t * db0, b1 + t * db1));
+    return std::sqrt(edge_edge_distance(a0 + t * da0, a1 + t * da1, b0 + t * db0, b1 + t * db1));
   }
   CcdResult accd(double s = kS, double tmax = 1.0, int cap = 1'000'000, double xi = 0.0) const {
     return edge_edge_accd(a0, a1, b0, b1, da0, da1, db0, db1, s, tmax, cap, xi);
@@ -122,7 +125,7 @@ TEST(EdgeEdgeAccd, GrazingHit) {
       const double delta = rng.log_uniform(1e-9, 1e-1), tc = rng.uniform(0.2, 0.8);
       const Vec3 b0c = a.at(rng.uniform(0.05, 0.95)) - delta * o;
       const Vec3 b = rng.uniform(0.6, 1.5) * (rng.uniform(0.2, 1.0) * o + rng.uniform(-1.0, 1.0) * a.u).normalized();
-      if (ccd_detail::edge_edge_distance_squared(a.e0, a.e1, b0c, b0c + b) > 1e-28) continue;
+      if (edge_edge_distance(a.e0, a.e1, b0c, b0c + b) > 1e-28) continue;
       const Vec3 v = rng.sign() * rng.uniform(0.5, 2.0) * w + rng.uniform(-0.5, 0.5) * a.u + rng.uniform(-0.5, 0.5) * o;
       EeCase c = resting(a.e0, a.e1, b0c - tc * v, b0c + b - tc * v);
       c.move_b(v);

@@ -7,7 +7,10 @@
 #include <sstream>
 
 #include "affix/ccd/additive_ccd.hpp"
-#include "affix/ccd/primitive_distance.hpp"
+#include "affix/distance/edge_edge.hpp"
+#include "affix/distance/point_edge.hpp"
+#include "affix/distance/point_point.hpp"
+#include "affix/distance/point_triangle.hpp"
 #include "ccd/accd_harness.hpp"
 
 namespace affix {
@@ -23,7 +26,7 @@ struct PeCase {
   Vec3 p, e0, e1, dp, de0, de1;
 
   double distance(double t) const {
-    return std::sqrt(ccd_detail::point_edge_distance_squared(p + t * dp, e0 + t * de0, e1 + t * de1));
+    return std::sqrt(point_edge_distance(p + t * dp, e0 + t * de0, e1 + t * de1));
   }
   CcdResult accd(double tmax = 1.0) const { return point_edge_accd(p, e0, e1, dp, de0, de1, kS, tmax); }
   std::string str() const {

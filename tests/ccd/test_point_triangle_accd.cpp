@@ -9,7 +9,10 @@
 #include <sstream>
 
 #include "affix/ccd/additive_ccd.hpp"
-#include "affix/ccd/primitive_distance.hpp"
+#include "affix/distance/edge_edge.hpp"
+#include "affix/distance/point_edge.hpp"
+#include "affix/distance/point_point.hpp"
+#include "affix/distance/point_triangle.hpp"
 #include "ccd/accd_harness.hpp"
 
 namespace affix {
@@ -26,7 +29,7 @@ struct PtCase {
   Vec3 dp, dt0, dt1, dt2;  // displacements over [0, 1]
 
   double distance(double t) const {
-    return std::sqrt(ccd_detail::point_triangle_distance_squared(p + t * dp, t0 + t * dt0, t1 + t * dt1, t2 + t * dt2));
+    return std::sqrt(point_triangle_distance(p + t * dp, t0 + t * dt0, t1 + t * dt1, t2 + t * dt2));
   }
   CcdResult accd(double s = kS, double tmax = 1.0, int cap = 1'000'000, double xi = 0.0) const {
     return point_triangle_accd(p, t0, t1, t2, dp, dt0, dt1, dt2, s, tmax, cap, xi);
@@ -132,7 +135,7 @@ TEST(PointTriangleAccd, GrazingHit) {
       if (in.dot(c - a) < 0.0) in = -in;
       const double delta = rng.log_uniform(1e-9, 1e-1), tc = rng.uniform(0.2, 0.8);
       const Vec3 pc = a + rng.uniform(0.05, 0.95) * (b - a) + delta * in;
-      if (ccd_detail::point_triangle_distance_squared(pc, a, b, c) > 1e-28) continue;  // outside, near a corner
+      if (point_triangle_distance(pc, a, b, c) > 1e-28) continue;  // outside, near a corner
       const Vec3 v =
           rng.uniform(-0.5, 0.5) * e + rng.uniform(-0.5, 0.5) * in + rng.sign() * rng.uniform(0.3, 2.0) * tri.n;
       PtCase cs = resting(tri, pc - tc * v);

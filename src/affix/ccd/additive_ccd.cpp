@@ -4,13 +4,15 @@
 #include <cassert>
 #include <cmath>
 
-#include "affix/ccd/primitive_distance.hpp"
+#include "affix/distance/edge_edge.hpp"
+#include "affix/distance/point_edge.hpp"
+#include "affix/distance/point_point.hpp"
+#include "affix/distance/point_triangle.hpp"
 
 namespace affix {
 
 namespace {
 
-using namespace ccd_detail;
 
 /// Steps 3–4 of the header's algorithm. `distance_at(t)` is the unsigned distance at time t along the
 /// (mean-free) trajectory, `l_p` the bound (★) on the rate at which it can shrink.
@@ -65,25 +67,35 @@ double max_norm(const V&... v) {
   return std::sqrt(std::max({v.squaredNorm()...}));
 }
 
+/// Non-finite positions or displacements: no step is safe (toi = 0). Checked before any distance is
+/// measured, since the distance functions assume finite, classifiable geometry.
+template <typename... V>
+bool all_finite(const V&... v) {
+  return (v.allFinite() && ...);
+}
+constexpr CcdResult kNoSafeStep{0.0, false, 0};
+
 }  // namespace
 
 CcdResult point_point_accd(const Vec3& p, const Vec3& q, const Vec3& dp, const Vec3& dq, double min_separation_ratio,
                            double tmax, int max_iterations, double minimum_distance) {
+  if (!all_finite(p, q, dp, dq)) return kNoSafeStep;
   const Vec3 m = 0.5 * (dp + dq);
   const Vec3 up = dp - m, uq = dq - m;
   const double l_p = up.norm() + uq.norm();
-  const auto distance_at = [&](double t) { return std::sqrt(point_point_distance_squared(p + t * up, q + t * uq)); };
+  const auto distance_at = [&](double t) { return std::sqrt(point_point_distance(p + t * up, q + t * uq)); };
   return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
 }
 
 CcdResult point_edge_accd(const Vec3& p, const Vec3& e0, const Vec3& e1, const Vec3& dp, const Vec3& de0,
                           const Vec3& de1, double min_separation_ratio, double tmax, int max_iterations,
                           double minimum_distance) {
+  if (!all_finite(p, e0, e1, dp, de0, de1)) return kNoSafeStep;
   const Vec3 m = (dp + de0 + de1) / 3.0;
   const Vec3 up = dp - m, u0 = de0 - m, u1 = de1 - m;
   const double l_p = up.norm() + max_norm(u0, u1);
   const auto distance_at = [&](double t) {
-    return std::sqrt(point_edge_distance_squared(p + t * up, e0 + t * u0, e1 + t * u1));
+    return std::sqrt(point_edge_distance(p + t * up, e0 + t * u0, e1 + t * u1));
   };
   return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
 }
@@ -91,11 +103,12 @@ CcdResult point_edge_accd(const Vec3& p, const Vec3& e0, const Vec3& e1, const V
 CcdResult point_triangle_accd(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2, const Vec3& dp,
                               const Vec3& dt0, const Vec3& dt1, const Vec3& dt2, double min_separation_ratio,
                               double tmax, int max_iterations, double minimum_distance) {
+  if (!all_finite(p, t0, t1, t2, dp, dt0, dt1, dt2)) return kNoSafeStep;
   const Vec3 m = 0.25 * (dp + dt0 + dt1 + dt2);
   const Vec3 up = dp - m, u0 = dt0 - m, u1 = dt1 - m, u2 = dt2 - m;
   const double l_p = up.norm() + max_norm(u0, u1, u2);
   const auto distance_at = [&](double t) {
-    return std::sqrt(point_triangle_distance_squared(p + t * up, t0 + t * u0, t1 + t * u1, t2 + t * u2));
+    return std::sqrt(point_triangle_distance(p + t * up, t0 + t * u0, t1 + t * u1, t2 + t * u2));
   };
   return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
 }
@@ -103,11 +116,12 @@ CcdResult point_triangle_accd(const Vec3& p, const Vec3& t0, const Vec3& t1, con
 CcdResult edge_edge_accd(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1, const Vec3& dea0,
                          const Vec3& dea1, const Vec3& deb0, const Vec3& deb1, double min_separation_ratio, double tmax,
                          int max_iterations, double minimum_distance) {
+  if (!all_finite(ea0, ea1, eb0, eb1, dea0, dea1, deb0, deb1)) return kNoSafeStep;
   const Vec3 m = 0.25 * (dea0 + dea1 + deb0 + deb1);
   const Vec3 ua0 = dea0 - m, ua1 = dea1 - m, ub0 = deb0 - m, ub1 = deb1 - m;
   const double l_p = max_norm(ua0, ua1) + max_norm(ub0, ub1);
   const auto distance_at = [&](double t) {
-    return std::sqrt(edge_edge_distance_squared(ea0 + t * ua0, ea1 + t * ua1, eb0 + t * ub0, eb1 + t * ub1));
+    return std::sqrt(edge_edge_distance(ea0 + t * ua0, ea1 + t * ua1, eb0 + t * ub0, eb1 + t * ub1));
   };
   return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
 }
