@@ -22,9 +22,11 @@ struct AffineBody {
   Mat12 mass_matrix = Mat12::Zero();         ///< ∫ρ JᵀJ dV, Lan 2022 Eq. 4
   double stiffness = 1e9;        ///< κ of the orthogonality potential (Pa)
   double friction = 0.5;
+  double damping = 0.0;          ///< Rayleigh k_d of its contacts (s), Chen 2022 §5.1
   bool fixed = false;
   std::optional<Kinematic> kinematic;
   CollisionFilter collision;
+  std::vector<int> no_contact_with;  ///< bodies joined to this one with collide_connected false
   double bounding_radius = 0.0;  ///< max ‖x̄‖ over the mesh: how far a unit change of A moves a vertex
   Vec12 q0 = Vec12::Zero();      ///< state at t = 0
   Vec12 qdot0 = Vec12::Zero();   ///< q̇ at t = 0 from the scene's linear and angular velocity
@@ -45,6 +47,9 @@ Vec3 world_point(const Vec12& q, const Vec3& x_bar);
 Vec12 point_jacobian_transpose_times(const Vec3& x_bar, const Vec3& g);
 /// J(x̄)ᵀ M J(x̄'), by blocks (p, a₀, a₁, a₂): [[M, M(:,j) x̄'ᵀ], [x̄ M(i,:), M(i,j) x̄ x̄'ᵀ]].
 Mat12 point_jacobian_congruence(const Vec3& x_bar, const Mat3& M, const Vec3& x_bar_other);
+
+/// M = ∫ρ JᵀJ dV from the mass, the first moment ∫ρ x̄ and the second moment ∫ρ x̄ x̄ᵀ (Lan 2022 Eq. 4).
+Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_moment);
 
 /// Builds every body of a scene: meshes (primitive or OBJ, validated), mass properties, mass
 /// matrix, initial state. Throws InputError naming the JSON path (`bodies[2].shape.mesh.file`).

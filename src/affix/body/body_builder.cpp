@@ -11,6 +11,10 @@
 namespace affix {
 namespace {
 
+std::string body_path(std::size_t i) { return "bodies[" + std::to_string(i) + "]"; }
+
+}  // namespace
+
 /// M = ∫ρ JᵀJ dV with J = [I₃ | diag(x̄ᵀ, x̄ᵀ, x̄ᵀ)] (Lan 2022, Eq. 4):
 ///   M = [ m I₃            diag(m c̄ᵀ)×3 ]
 ///       [ diag(m c̄)×3     diag(S)×3     ]   with m c̄ = ∫ρ x̄, S = ∫ρ x̄ x̄ᵀ.
@@ -25,10 +29,6 @@ Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_
   }
   return M;
 }
-
-std::string body_path(std::size_t i) { return "bodies[" + std::to_string(i) + "]"; }
-
-}  // namespace
 
 std::vector<AffineBody> build_affine_bodies(const Scene& scene) {
   std::vector<AffineBody> bodies;
@@ -49,6 +49,7 @@ std::vector<AffineBody> build_affine_bodies(const Scene& scene) {
 
     body.stiffness = def.stiffness;
     body.friction = def.friction;
+    body.damping = def.damping;
     body.fixed = def.fixed;
     body.kinematic = def.kinematic;
     body.collision = def.collision;

@@ -18,7 +18,7 @@ void refuse_intersecting_bodies(const Scene& scene, const std::vector<AffineBody
     p.push_back(state_translation(b.q0));
   }
   const auto pair = first_intersecting_pair(
-      meshes, A, p, [&](int i, int j) { return may_collide(bodies[i], bodies[j]); });
+      meshes, A, p, [&](int i, int j) { return may_collide(bodies, i, j); });
   if (!pair) return;
   const auto [i, j] = *pair;
   throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) + "]: body '" + bodies[i].name +

@@ -10,15 +10,9 @@
 // x = ‖(a₁ − a₀) × (b₁ − b₀)‖², which vanishes for parallel edges where the edge–edge distance has no
 // unique gradient:  ∇(mP) = m∇P + P∇m,  ∇²(mP) = m∇²P + P∇²m + ∇m∇Pᵀ + ∇P∇mᵀ.
 // The Hessian is projected to PSD per stencil before it is mapped to the bodies' affine DOFs.
-#include "affix/math/types.hpp"
+#include "affix/energy/stencil_derivatives.hpp"
 
 namespace affix {
-
-struct StencilDerivatives {
-  double value = 0.0;
-  Vec12 gradient = Vec12::Zero();
-  Mat12 hessian = Mat12::Zero();  ///< not yet projected
-};
 
 /// κ b(√s) and its derivatives from s = d² and its derivatives (zero when d ≥ d̂).
 StencilDerivatives barrier_of_squared_distance(double s, const Vec12& grad_s, const Mat12& hess_s,

@@ -89,7 +89,7 @@ Quat read_rotation(const JsonReader& value) {
 BodyDef read_body(const JsonReader& value, const std::filesystem::path& scene_dir) {
   const ObjectReader obj(
       value, {"name", "shape", "density", "mass", "position", "rotation", "velocity", "angular_velocity",
-              "friction", "stiffness", "fixed", "kinematic", "collision"});
+              "friction", "damping", "stiffness", "fixed", "kinematic", "collision"});
   BodyDef body;
   body.name = read_body_name(obj.at("name"));
   body.shape = read_shape(obj.at("shape"), scene_dir);
@@ -103,6 +103,7 @@ BodyDef read_body(const JsonReader& value, const std::filesystem::path& scene_di
   if (auto v = obj.find("velocity")) body.velocity = v->vec3();
   if (auto v = obj.find("angular_velocity")) body.angular_velocity = v->vec3();
   if (auto v = obj.find("friction")) body.friction = v->non_negative();
+  if (auto v = obj.find("damping")) body.damping = v->non_negative();
   if (auto v = obj.find("stiffness")) body.stiffness = v->positive();
   if (auto v = obj.find("fixed")) body.fixed = v->boolean();
   if (auto v = obj.find("kinematic")) {

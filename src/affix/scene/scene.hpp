@@ -47,6 +47,7 @@ struct Settings {
 struct Ground {
   double height = 0.0;
   double friction = 0.5;
+  double damping = 0.0;   ///< Rayleigh k_d of its contacts (s), Chen 2022 §5.1
 };
 
 // ---------------------------------------------------------------- shapes
@@ -113,6 +114,7 @@ struct BodyDef {
   Vec3 velocity = Vec3::Zero();            ///< world velocity of the body origin (m/s)
   Vec3 angular_velocity = Vec3::Zero();    ///< world angular velocity (rad/s)
   double friction = 0.5;
+  double damping = 0.0;                    ///< Rayleigh k_d of its contacts (s), Chen 2022 §5.1
   double stiffness = 1e9;                  ///< κ of κ·V·‖AAᵀ − I‖² (Pa)
   bool fixed = false;
   std::optional<Kinematic> kinematic;

@@ -85,10 +85,11 @@ nlohmann::json parse_json(const std::string& text, const std::filesystem::path& 
 }
 
 Ground read_ground(const JsonReader& value) {
-  const ObjectReader obj(value, {"height", "friction"});
+  const ObjectReader obj(value, {"height", "friction", "damping"});
   Ground ground;
   if (auto v = obj.find("height")) ground.height = v->number();
   if (auto v = obj.find("friction")) ground.friction = v->non_negative();
+  if (auto v = obj.find("damping")) ground.damping = v->non_negative();
   return ground;
 }
 

@@ -73,6 +73,7 @@ json body_json(const BodyDef& b, const std::filesystem::path& base_dir) {
          {"velocity", vec(b.velocity)},
          {"angular_velocity", vec(b.angular_velocity)},
          {"friction", b.friction},
+         {"damping", b.damping},
          {"stiffness", b.stiffness},
          {"fixed", b.fixed},
          {"collision", {{"group", b.collision.group}, {"mask", b.collision.mask}}}};
@@ -170,7 +171,8 @@ json settings_json(const Settings& s) {
 
 nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& base_dir) {
   json root{{"version", 1}, {"settings", settings_json(scene.settings)}};
-  if (scene.ground) root["ground"] = {{"height", scene.ground->height}, {"friction", scene.ground->friction}};
+  if (scene.ground) root["ground"] = {{"height", scene.ground->height}, {"friction", scene.ground->friction},
+                                    {"damping", scene.ground->damping}};
   root["bodies"] = json::array();
   for (const BodyDef& b : scene.bodies) root["bodies"].push_back(body_json(b, base_dir));
   root["joints"] = json::array();

@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -139,6 +140,21 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
     H.diagonal(t.a) += beta_h2 * t.H_aa;
     H.diagonal(t.b) += beta_h2 * t.H_bb;
     H.add_coupling(t.a, t.b, beta_h2 * t.H_ab);
+  }
+}
+
+void BodyContactModel::add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const {
+  if (candidates_.empty()) return;
+  const WorldVertices x = world_vertices(bodies_, q);
+  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
+    const double k_d = std::max(bodies_[s.body_a()].damping, bodies_[s.body_b()].damping);
+    if (k_d == 0.0) continue;
+    StencilDerivatives d = stencil_barrier(s, stencil_positions(s, x), dhat_, kappa);
+    d.hessian = project_to_psd<12>(d.hessian);
+    const BodyPairTerms t = to_bodies(s, bodies_, d);
+    K.diagonal(t.a) += k_d * t.H_aa;
+    K.diagonal(t.b) += k_d * t.H_bb;
+    K.add_coupling(t.a, t.b, k_d * t.H_ab);
   }
 }
 

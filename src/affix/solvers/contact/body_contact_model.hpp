@@ -41,6 +41,9 @@ class BodyContactModel {
   /// Adds βh²-scaled gradients and PSD Hessian blocks (diagonal and coupling) of the active stencils.
   void add_derivatives(const VecX& q, double kappa, double beta_h2, const std::vector<PairFriction>& friction,
                        double friction_eps, VecX& gradient, BlockHessian& H) const;
+  /// Adds k_d·PSD(∇²(κ b)) of every active stencil, k_d the larger `damping` of its two bodies (the
+  /// Rayleigh damping's K, incremental_potential.hpp).
+  void add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const;
   /// βh² ∇Σb (κ = 1) of the active stencils, for the adaptive barrier stiffness.
   void add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const;
 

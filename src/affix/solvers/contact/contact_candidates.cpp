@@ -93,7 +93,7 @@ std::vector<ContactCandidate> find_contact_candidates(
 
   std::vector<std::array<int, 2>> body_pairs;
   for_each_overlapping_pair(std::span<const Aabb>(boxes), 0, [&](int i, int j) {
-    if (may_collide(bodies[i], bodies[j])) body_pairs.push_back({i, j});
+    if (may_collide(bodies, i, j)) body_pairs.push_back({i, j});
     return false;
   });
   if (body_pairs.empty()) return {};

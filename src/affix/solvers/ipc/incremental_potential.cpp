@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -12,12 +13,34 @@
 #include "affix/energy/inertia.hpp"
 #include "affix/energy/orthogonality_potential.hpp"
 #include "affix/math/psd_projection.hpp"
+#include "affix/solvers/ipc/rayleigh_damping.hpp"
 
 namespace affix {
 
+namespace {
+
+RayleighDamping damping_of(const StepConstants& c) { return {c.damping, c.damping_gamma, c.damping_offset}; }
+
+}  // namespace
+
 IncrementalPotential::IncrementalPotential(const std::vector<AffineBody>& bodies,
-                                           const std::optional<Ground>& ground, double dhat)
-    : bodies_(bodies), ground_(ground), dhat_(dhat), contacts_(bodies, dhat) {}
+                                           const std::optional<Ground>& ground, double dhat,
+                                           const JointModel& joints)
+    : bodies_(bodies),
+      ground_(ground),
+      dhat_(dhat),
+      contacts_(bodies, dhat),
+      joints_(bodies, joints, dhat),
+      joint_pairs_(joints.body_pairs) {}
+
+std::vector<std::array<int, 2>> IncrementalPotential::coupled_body_pairs() const {
+  std::vector<std::array<int, 2>> pairs = contacts_.candidate_body_pairs();
+  if (joint_pairs_.empty()) return pairs;
+  pairs.insert(pairs.end(), joint_pairs_.begin(), joint_pairs_.end());
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
 
 bool IncrementalPotential::in_ground_contact(int i) const {
   return ground_.has_value() && !bodies_[i].is_dirichlet();
@@ -51,6 +74,8 @@ std::vector<double> IncrementalPotential::body_energies(const VecX& q, const Ste
   BodyMask include(active);
   for (int i = 0; i < n; ++i) include[i] = include[i] && !bodies_[i].is_dirichlet();
   contacts_.add_energies(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, include, per_body);
+  joints_.add_energies(q, c.kappa, c.beta_h2, include, per_body);
+  damping_of(c).add_energies(q, c.beta_h2, include, per_body);
   return per_body;
 }
 
@@ -98,6 +123,8 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
     H.diagonal(i) = body.mass_matrix + c.beta_h2 * h;
   });
   contacts_.add_derivatives(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, gradient, H);
+  joints_.add_derivatives(q, c.kappa, c.beta_h2, gradient, H);
+  damping_of(c).add_derivatives(q, c.beta_h2, gradient, H);
   for (int i = 0; i < n; ++i) {
     if (!bodies_[i].is_dirichlet() && active[i]) continue;
     body_segment(gradient, i).setZero();
@@ -123,6 +150,7 @@ void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepCo
     body_segment(barrier_grad, i) = c.beta_h2 * g;
   });
   contacts_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
+  joints_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
   for (int i = 0; i < n; ++i)
     if (bodies_[i].is_dirichlet()) body_segment(barrier_grad, i).setZero();
 }
@@ -164,7 +192,8 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
     per_body[i] = alpha;
   });
   const std::vector<double> pairs = contacts_.max_steps(q, dq);
-  for (int i = 0; i < n; ++i) per_body[i] = std::min(per_body[i], pairs[i]);
+  const std::vector<double> limits = joints_.max_steps(q, dq);
+  for (int i = 0; i < n; ++i) per_body[i] = std::min({per_body[i], pairs[i], limits[i]});
   return per_body;
 }
 
@@ -199,7 +228,32 @@ double IncrementalPotential::potential_energy(const VecX& q, const std::vector<V
   std::vector<double> pair_energy(bodies_.size(), 0.0);
   contacts_.add_energies(q, kappa, 1.0, {}, 0.0, BodyMask(bodies_.size(), 1), pair_energy);
   for (double e : pair_energy) total += e;
-  return total;
+  return total + joints_.potential_energy(q, kappa);
+}
+
+double IncrementalPotential::min_barrier_distance(const VecX& q) const {
+  return std::min(contact_summary(q).min_distance, joints_.min_limit_distance(q));
+}
+
+BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) const {
+  const int n = static_cast<int>(bodies_.size());
+  BlockHessian K;
+  K.reset(n);
+  for (int i = 0; i < n; ++i) {
+    if (!in_ground_contact(i)) continue;
+    const double k_d = std::max(bodies_[i].damping, ground_->damping);
+    if (k_d == 0.0) continue;
+    const Vec12 qi = body_segment(q, i);
+    for (const Vec3& x_bar : bodies_[i].mesh.vertices)
+      if (ground_distance(qi, x_bar, ground_->height) < dhat_)
+        K.diagonal(i) += k_d * ground_barrier(qi, x_bar, ground_->height, dhat_, kappa).hessian;
+  }
+  contacts_.add_damping_hessian(q, kappa, K);
+  joints_.add_damping_hessian(q, kappa, K);
+  bool any = !K.couplings().empty();
+  for (int i = 0; i < n && !any; ++i) any = !K.diagonal(i).isZero(0.0);
+  if (!any) K.reset(0);
+  return K;
 }
 
 }  // namespace affix

@@ -2,17 +2,25 @@
 // The incremental potential of one time step (Lan 2022 Eq. 9–12; Chen 2022 Eq. 1):
 //   E(q) = Σ_bodies ½‖qᵢ − q̃ᵢ‖²_M + βh² [ Pₒ(qᵢ) − fᵢᵀqᵢ + κ Σ_v b(d_v(qᵢ)) + Σ_c D_c(qᵢ) ]
 //        + βh² [ κ Σ_stencils b(d_s(q)) + Σ_pairs D_p(q) ]
+//        + βh² [ Σ_penalties ½k c² + κ Σ_limits b(c) + R(q) ]
 // with Pₒ the orthogonality potential, f the constant generalized loads (gravity, external forces and
 // torques), b the barrier on every vertex within d̂ of the ground and on every body–body contact
-// stencil within d̂, and D the lagged friction of both. Per-body terms are evaluated in parallel and
+// stencil within d̂, D the lagged friction of both, the joint penalties and limit barriers (Chen 2022
+// §4.2–4.3, joint_energies.hpp), and R the semi-implicit Rayleigh damping (Chen 2022 §5.1):
+//   R(q) = (γ/2) (q − q_off)ᵀ K (q − q_off),   K = Σ_stencils k_d · PSD(∇²(κ b))(qⁿ),
+// the damping potential of Eq. 20 written with the integrator's velocity q̇ = γ(q − q_off): Eq. 20's
+// (∂v/∂x)⁻ᵀ = I/γ turns ½k_d vᵀ(∂v/∂x)⁻ᵀ H v into (γ/2) eᵀ K e, e = q − q_off, whose gradient
+// γ K e = k_d H v is Eq. 21 and whose Hessian γ K is Eq. 22. Per-body terms are evaluated in parallel and
 // summed in body order, contact terms in stencil order (deterministic). Dirichlet (fixed, kinematic)
 // bodies' DOFs are not unknowns: their own terms are constant and their rows are held.
 #include <optional>
 #include <vector>
 
 #include "affix/body/affine_body.hpp"
+#include "affix/joints/joint_model.hpp"
 #include "affix/scene/scene.hpp"
 #include "affix/solvers/contact/body_contact_model.hpp"
+#include "affix/solvers/ipc/joint_energies.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
 
 namespace affix {
@@ -33,6 +41,9 @@ struct StepConstants {
   std::vector<Vec12> loads;          ///< per body generalized force f
   std::vector<std::vector<GroundFrictionContact>> friction;  ///< per body
   std::vector<PairFriction> pair_friction;                  ///< body–body contacts
+  BlockHessian damping;              ///< K of the Rayleigh damping R (header); no blocks: none
+  double damping_gamma = 0.0;        ///< γ
+  std::vector<Vec12> damping_offset; ///< q_off per body
 };
 
 struct ContactSummary {
@@ -42,8 +53,9 @@ struct ContactSummary {
 
 class IncrementalPotential {
  public:
+  /// `joints` must outlive the potential; the limits use ĉ = d̂.
   IncrementalPotential(const std::vector<AffineBody>& bodies, const std::optional<Ground>& ground,
-                       double dhat);
+                       double dhat, const JointModel& joints);
 
   /// Bodies whose DOFs are unknowns of the current solve (1) or held where they are (0).
   using BodyMask = std::vector<char>;
@@ -51,7 +63,8 @@ class IncrementalPotential {
   /// The body–body candidates later evaluations use: proximity at q (dq == nullptr), or swept over
   /// q → q + dq, which covers every point of a line search along dq. Body pairs they link.
   void update_contact_candidates(const VecX& q, const VecX* dq) { contacts_.update_candidates(q, dq); }
-  std::vector<std::array<int, 2>> coupled_body_pairs() const { return contacts_.candidate_body_pairs(); }
+  /// ... and the body pairs that joints couple.
+  std::vector<std::array<int, 2>> coupled_body_pairs() const;
 
   double energy(const VecX& q, const StepConstants& c) const;
   /// The energy of each body in `active` (0 for the others), so that islands can be line-searched
@@ -81,6 +94,13 @@ class IncrementalPotential {
   std::vector<double> max_steps(const VecX& q, const VecX& dq, const BodyMask& active) const;
 
   ContactSummary contact_summary(const VecX& q) const;
+  /// The smallest barrier argument: contact distances and limit functions (for the adaptive κ).
+  double min_barrier_distance(const VecX& q) const;
+
+  /// K of the Rayleigh damping at qⁿ (header): k_d-weighted PSD barrier Hessians of the ground
+  /// contacts (k_d: the larger of body and ground `damping`), body pairs (the larger of the two) and
+  /// joint limits (the joint's `damping`). Needs proximity candidates at q.
+  BlockHessian damping_hessian(const VecX& q, double kappa) const;
 
   /// Physical potential energy for statistics (J): gravity −f_gᵀq (f_g per body), orthogonality and
   /// barrier, without the βh² factor.
@@ -94,6 +114,8 @@ class IncrementalPotential {
   std::optional<Ground> ground_;
   double dhat_;
   BodyContactModel contacts_;
+  JointEnergies joints_;
+  std::vector<std::array<int, 2>> joint_pairs_;
 };
 
 /// The segment of body i in a stacked state vector.

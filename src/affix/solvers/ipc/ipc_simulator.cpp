@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <iostream>
+#include <numeric>
 #include <string>
 
 #include "affix/body/initial_overlap.hpp"
@@ -15,12 +17,6 @@
 
 namespace affix {
 namespace {
-
-void refuse_unsupported(const Scene& scene) {
-  if (!scene.joints.empty())
-    throw InputError(scene.file.string() + ": joints[0]: the ipc solver does not support joints yet "
-                     "(expected a scene without joints)");
-}
 
 /// A dynamic body must start strictly above the ground: the barrier is infinite at d ≤ 0.
 void refuse_bodies_below_ground(const Scene& scene, const std::vector<AffineBody>& bodies) {
@@ -48,6 +44,32 @@ double total_friction_bound(const StepConstants& c) {
   return total;
 }
 
+/// Per body, the one fixed or kinematic body it is joined to through dynamic bodies (its driver), or
+/// −1 when there is none or more than one.
+std::vector<int> joint_drivers(const std::vector<AffineBody>& bodies, const JointModel& joints) {
+  const int n = static_cast<int>(bodies.size());
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto root = [&](int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (const auto& [a, b] : joints.body_pairs) {
+    if (bodies[a].is_dirichlet() && bodies[b].is_dirichlet()) continue;
+    parent[root(a)] = root(b);
+  }
+  std::vector<int> driver_of_root(n, -1);  // −2: several
+  for (int i = 0; i < n; ++i) {
+    if (!bodies[i].is_dirichlet()) continue;
+    int& d = driver_of_root[root(i)];
+    d = d == -1 ? i : -2;
+  }
+  std::vector<int> drivers(n, -1);
+  for (int i = 0; i < n; ++i)
+    if (!bodies[i].is_dirichlet()) drivers[i] = std::max(driver_of_root[root(i)], -1);
+  return drivers;
+}
+
 double scene_size(const std::vector<AffineBody>& bodies) {
   Aabb box;
   for (const AffineBody& b : bodies)
@@ -61,8 +83,11 @@ IpcSimulator::IpcSimulator(const Scene& scene)
     : settings_(scene.settings),
       forces_(scene.forces),
       bodies_(build_affine_bodies(scene)),
-      potential_(bodies_, scene.ground, scene.settings.ipc.dhat) {
-  refuse_unsupported(scene);
+      scene_body_count_(static_cast<int>(bodies_.size())),
+      joints_(build_joint_model(scene, bodies_, scene.settings.ipc.dhat)),
+      potential_(bodies_, scene.ground, scene.settings.ipc.dhat, joints_),
+      joint_space_(bodies_, joints_),
+      drivers_(joint_drivers(bodies_, joints_)) {
   refuse_bodies_below_ground(scene, bodies_);
   refuse_intersecting_bodies(scene, bodies_);
 
@@ -76,6 +101,12 @@ IpcSimulator::IpcSimulator(const Scene& scene)
     total_mass += b.mass, ++dynamic;
   }
   average_mass_ = dynamic > 0 ? total_mass / dynamic : 1.0;
+  for (const AffineBody& b : bodies_) damped_ = damped_ || b.damping > 0.0;
+  if (scene.ground) damped_ = damped_ || scene.ground->damping > 0.0;
+  for (const JointLimit& l : joints_.limits) damped_ = damped_ || l.damping > 0.0;
+  for (const std::string& name : joint_space_.redundant_joints())
+    std::cerr << "affix: warning: " << scene.file.string() << ": joint '" << name
+              << "' has constraint rows that depend on other joints' (a closed loop); they were dropped\n";
   for (const ForceDef& f : forces_) {
     const Vec12& q0 = bodies_[f.body_index].q0;
     const Vec3 world = f.point.value_or(state_translation(q0));
@@ -127,6 +158,7 @@ StepStats IpcSimulator::step() {
   StepConstants c = step_constants(q_start, predictions);
   q = q_start;
   move_dirichlet_bodies(q, t_next);
+  joint_space_.update_targets(q);
   move_towards_rigid_prediction(q, c);
 
   if (settings_.ipc.kappa) {
@@ -142,7 +174,18 @@ StepStats IpcSimulator::step() {
     c.kappa = kappa_;
   }
 
+  if (damped_) {  // Rayleigh damping: barrier Hessians frozen at qⁿ (Chen 2022 §5.1)
+    potential_.update_contact_candidates(q_start, nullptr);
+    c.damping = potential_.damping_hessian(q_start, c.kappa);
+    for (int i = 0; i < n; ++i) {
+      const VelocityMap v = velocity_map(settings_.integrator, history_[i], h);
+      c.damping_gamma = v.gamma;  // the same for every body (one integrator, one history length)
+      c.damping_offset.push_back(v.offset);
+    }
+  }
+
   StepStats stats;
+  if (step_ == 0) stats.warnings += joint_space_.redundant_rows();
   // Lagged friction (Chen 2022 §6.1): solve with normal forces and tangent frames frozen at the lag
   // point, then re-lag at the solution and solve again, up to friction_iterations times, stopping once
   // the total friction bound Σμλ changes by less than 1%.
@@ -155,7 +198,8 @@ StepStats IpcSimulator::step() {
     const double bound = total_friction_bound(c);
     if (lag > 0 && std::abs(bound - previous_bound) <= 1e-2 * std::max(previous_bound, 1e-300)) break;
     previous_bound = bound;
-    const NewtonResult r = newton_solve(potential_, c, q, bodies_, body_radii_, newton_options_, linear_solver_);
+    const NewtonResult r =
+        newton_solve(potential_, c, q, bodies_, body_radii_, newton_options_, linear_solver_, joint_space_);
     stats.iterations += r.iterations;
     stats.residual = r.residual;
     stats.hit_iteration_cap = stats.hit_iteration_cap || !r.converged;
@@ -174,6 +218,7 @@ StepStats IpcSimulator::step() {
   stats.min_distance = contacts.min_distance;
   stats.active_contacts = contacts.active;
   stats.barrier_stiffness = c.kappa;
+  stats.max_joint_error = max_joint_error(joints_, q);
   for (int i = 0; i < n; ++i) stats.kinetic_energy += kinetic_energy(bodies_[i].mass_matrix, history_[i].qdot);
   stats.potential_energy = potential_.potential_energy(q, gravity_loads_, c.kappa);
   stats.wall_ms =
@@ -183,7 +228,9 @@ StepStats IpcSimulator::step() {
 
 // Fixed and kinematic bodies jump to their prescribed state. They are not unknowns, so nothing can
 // push back: a prescribed motion that would sweep through another body within the step is refused
-// rather than allowed to intersect (CCD against the others held at qⁿ).
+// rather than allowed to intersect (CCD against the others held at qⁿ). Dynamic bodies jointed to
+// one moving kinematic body are carried along rigidly with it, so that their joint rows and limits
+// with it hold at the solve's start (Newton then finds how they really move).
 void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
   const int n = static_cast<int>(bodies_.size());
   VecX dq = VecX::Zero(12 * n);
@@ -194,12 +241,24 @@ void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
     moving = moving || body_segment(dq, i).squaredNorm() > 0.0;
   }
   if (!moving) return;
+  for (int i = 0; i < n; ++i) {
+    const int k = drivers_[i];
+    if (k < 0 || body_segment(dq, k).squaredNorm() == 0.0) continue;
+    // x ↦ A' A⁻¹ (x − p) + p' maps the driver's old pose to its new one; apply it to body i.
+    const Vec12 old_k = body_segment(q, k), new_k = old_k + body_segment(dq, k);
+    const Mat3 T = state_matrix(new_k) * state_matrix(old_k).inverse();
+    const Vec12 qi = body_segment(q, i);
+    body_segment(dq, i) = affine_state(T * (state_translation(qi) - state_translation(old_k)) +
+                                           state_translation(new_k),
+                                       T * state_matrix(qi)) - qi;
+  }
   potential_.update_contact_candidates(q, &dq);
   const std::vector<double> alpha = potential_.max_steps(q, dq, IncrementalPotential::BodyMask(n, 1));
   for (int i = 0; i < n; ++i) {
-    if (bodies_[i].is_dirichlet() && alpha[i] < 1.0)
-      throw SimulationError("step " + std::to_string(step_ + 1) + ": the prescribed motion of body '" +
-                            bodies_[i].name + "' would run into another body within the step");
+    if (alpha[i] >= 1.0 || body_segment(dq, i).squaredNorm() == 0.0) continue;
+    const int driver = bodies_[i].is_dirichlet() ? i : drivers_[i];
+    throw SimulationError("step " + std::to_string(step_ + 1) + ": the prescribed motion of body '" +
+                          bodies_[driver].name + "' would run into another body within the step");
   }
   q += dq;
 }
@@ -233,15 +292,14 @@ void IpcSimulator::check_finite(const VecX& q) const {
 
 std::vector<BodyPose> IpcSimulator::poses() const {
   std::vector<BodyPose> out;
-  out.reserve(history_.size());
-  for (const BodyHistory& h : history_) out.push_back({state_translation(h.q), state_matrix(h.q)});
+  for (int i = 0; i < scene_body_count_; ++i)
+    out.push_back({state_translation(history_[i].q), state_matrix(history_[i].q)});
   return out;
 }
 
 std::vector<Vec12> IpcSimulator::velocities() const {
   std::vector<Vec12> out;
-  out.reserve(history_.size());
-  for (const BodyHistory& h : history_) out.push_back(h.qdot);
+  for (int i = 0; i < scene_body_count_; ++i) out.push_back(history_[i].qdot);
   return out;
 }
 

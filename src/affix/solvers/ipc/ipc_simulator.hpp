@@ -1,7 +1,8 @@
 #pragma once
 // The `ipc` solver: stiff affine bodies (Lan 2022) with intersection-free barrier contact between
-// bodies and with the ground, lagged friction, integrated by implicit Euler or BDF-2 (Chen 2022 §3)
-// in one Newton barrier solve. Joints (Chen 2022 §4–5) are the next step.
+// bodies and with the ground, lagged friction, and joints (Chen 2022 §4: linear rows eliminated by
+// change of variables, penalties, limit barriers), integrated by implicit Euler or BDF-2 (Chen 2022
+// §3) with semi-implicit Rayleigh damping (Chen 2022 §5) in one Newton barrier solve.
 #include <optional>
 #include <vector>
 
@@ -16,8 +17,8 @@ namespace affix {
 
 class IpcSimulator final : public Simulator {
  public:
-  /// Throws InputError if the scene has joints (not yet supported by this solver), a dynamic body
-  /// starts on or below the ground, or two bodies that may collide overlap.
+  /// Throws InputError if a dynamic body starts on or below the ground or two bodies that may
+  /// collide overlap. Joint rows found linearly dependent are dropped with a warning on stderr.
   explicit IpcSimulator(const Scene& scene);
 
   const char* name() const override { return "ipc"; }
@@ -26,8 +27,10 @@ class IpcSimulator final : public Simulator {
   int step_count() const override { return step_; }
   std::vector<BodyPose> poses() const override;
 
+  /// The scene's bodies, then the joints' virtual links.
   const std::vector<AffineBody>& bodies() const { return bodies_; }
-  /// q̇ of every body at the current step (the integrator's velocity).
+  const JointModel& joints() const { return joints_; }
+  /// q̇ of every scene body at the current step (the integrator's velocity).
   std::vector<Vec12> velocities() const;
 
  private:
@@ -39,11 +42,16 @@ class IpcSimulator final : public Simulator {
   Settings settings_;
   std::vector<ForceDef> forces_;
   std::vector<AffineBody> bodies_;
+  int scene_body_count_ = 0;
+  JointModel joints_;                     // appends its virtual links to bodies_
   std::vector<Vec3> force_points_;        // rest-frame application point of each force
   std::vector<Vec12> gravity_loads_;
   std::vector<double> body_radii_;
   std::vector<BodyHistory> history_;
   IncrementalPotential potential_;
+  JointSpace joint_space_;
+  std::vector<int> drivers_;              // per body: the kinematic body its joints hang from, or −1
+  bool damped_ = false;                   // some contact or limit has a Rayleigh k_d
   SparseCholesky linear_solver_;
   NewtonOptions newton_options_;
   double average_mass_ = 1.0;

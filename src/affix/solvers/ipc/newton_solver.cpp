@@ -9,6 +9,9 @@ namespace affix {
 namespace {
 
 constexpr int kMaxHalvings = 40;
+// A joint-row restoration move larger than this fraction of the scene size is taken without the
+// energy test; below it the rows are exact to round-off and the step is an ordinary Newton step.
+constexpr double kRestoringStep = 1e-10;
 using BodyMask = IncrementalPotential::BodyMask;
 
 double scaled_step_norm(const VecX& dq, const Island& island, const std::vector<double>& radii,
@@ -43,10 +46,12 @@ std::vector<double> island_max_steps(const IncrementalPotential& potential, cons
 }
 
 /// Backtracking along dq, each island with its own step: α starts at the island's CCD bound and halves
-/// until its energy does not increase. Returns the islands (indices) that found no decrease.
+/// until its energy does not increase. A `restoring` island (its joint rows are not yet exact, so dq
+/// need not descend) takes its CCD bound at once. Returns the islands (indices) that found no decrease.
 std::vector<int> island_line_search(const IncrementalPotential& potential, const StepConstants& c,
                                     VecX& q, const VecX& dq, const std::vector<Island>& islands,
-                                    std::vector<int> pending, int& evaluations) {
+                                    std::vector<int> pending, const std::vector<char>& restoring,
+                                    int& evaluations) {
   BodyMask mask(q.size() / 12, 0);
   for (int k : pending) set_island(mask, islands[k], 1);
   const std::vector<double> energy0 = potential.body_energies(q, c, mask);
@@ -61,7 +66,7 @@ std::vector<int> island_line_search(const IncrementalPotential& potential, const
     std::vector<int> still_pending;
     for (int k : pending) {
       const double e = island_sum(energy, islands[k]);
-      if (std::isfinite(e) && e <= island_sum(energy0, islands[k])) {
+      if (std::isfinite(e) && (restoring[k] || e <= island_sum(energy0, islands[k]))) {
         for (int i : islands[k]) body_segment(q, i) = body_segment(trial, i);
         set_island(mask, islands[k], 0);
       } else {
@@ -88,7 +93,8 @@ void safe_island_move(IncrementalPotential& potential, const std::vector<AffineB
 
 NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, VecX& q,
                           const std::vector<AffineBody>& bodies, const std::vector<double>& body_radii,
-                          const NewtonOptions& options, SparseCholesky& linear_solver) {
+                          const NewtonOptions& options, SparseCholesky& linear_solver,
+                          const JointSpace& joints) {
   NewtonResult result;
   const int n = static_cast<int>(bodies.size());
   BodyMask unconverged(n, 0);
@@ -97,19 +103,30 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
   VecX gradient;
   BlockHessian H;
   potential.update_contact_candidates(q, nullptr);
-  double min_distance = potential.contact_summary(q).min_distance;
+  double min_distance = potential.min_barrier_distance(q);
 
   while (result.iterations < options.max_iterations &&
          std::find(unconverged.begin(), unconverged.end(), 1) != unconverged.end()) {
     potential.update_contact_candidates(q, nullptr);
     potential.gradient_and_hessian(q, c, unconverged, gradient, H);
-    if (!gradient.allFinite() || !linear_solver.factorize(H))
-      throw SimulationError("the Newton system is not finite or not positive definite");
-    const VecX dq = linear_solver.solve(-gradient);
+    if (!gradient.allFinite()) throw SimulationError("the Newton gradient is not finite");
+    VecX dq, delta = VecX::Zero(q.size());
+    bool factorized = false;
+    if (joints.empty()) {
+      factorized = linear_solver.factorize(H);
+      if (factorized) dq = linear_solver.solve(-gradient);
+    } else {
+      delta = joints.restoration(q);
+      for (int i = 0; i < n; ++i)
+        if (!unconverged[i]) body_segment(delta, i).setZero();
+      factorized = joints.solve(H, gradient, delta, linear_solver, dq);
+    }
+    if (!factorized) throw SimulationError("the Newton system is not finite or not positive definite");
 
     potential.update_contact_candidates(q, &dq);
     const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
     std::vector<int> stepping;
+    std::vector<char> restoring(islands.size(), 0);
     for (int k = 0; k < static_cast<int>(islands.size()); ++k) {
       const Island& island = islands[k];
       const auto moving = std::count_if(island.begin(), island.end(), [&](int i) { return unconverged[i]; });
@@ -117,9 +134,10 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
       const double residual = scaled_step_norm(dq, island, body_radii, options.h, options.scene_size);
       if (!std::isfinite(residual)) throw SimulationError("the Newton step is not finite");
       for (int i : island) last_residual[i] = residual;
+      restoring[k] = scaled_step_norm(delta, island, body_radii, 1.0, options.scene_size) > kRestoringStep;
       const bool rejoined = moving < static_cast<long>(island.size());  // held bodies were reached
       set_island(unconverged, island, 1);
-      if (residual < options.tolerance && !rejoined) {
+      if (residual < options.tolerance && !rejoined && !restoring[k]) {
         set_island(unconverged, island, 0);
       } else {
         stepping.push_back(k);
@@ -127,13 +145,14 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
     }
     if (stepping.empty()) continue;
     ++result.iterations;
-    for (int k : island_line_search(potential, c, q, dq, islands, stepping, result.line_search_evaluations)) {
+    for (int k : island_line_search(potential, c, q, dq, islands, stepping, restoring,
+                                    result.line_search_evaluations)) {
       ++result.warnings;  // no descent along Δq: stop this island rather than loop to the cap
       set_island(unconverged, islands[k], 0);
     }
     if (options.adaptive_kappa) {
       const double previous = min_distance;
-      min_distance = potential.contact_summary(q).min_distance;
+      min_distance = potential.min_barrier_distance(q);
       c.kappa = updated_barrier_stiffness(c.kappa, previous, min_distance, options.dhat, options.kappa_bounds);
     }
   }

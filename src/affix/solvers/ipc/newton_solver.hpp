@@ -3,7 +3,8 @@
 //
 // Each iteration:
 //   1. proximity candidates at q; g and H of the unconverged bodies with per-stencil PSD projection;
-//      one CHOLMOD solve H·Δq = −g (converged bodies are held: their rows are identity);
+//      one CHOLMOD solve H·Δq = −g (converged bodies are held: their rows are identity), or with
+//      linear joints its reduced form in the joint space (joint_space.hpp);
 //   2. candidates swept along Δq; islands = components of the dynamic bodies they link
 //      (islands.hpp). Bodies in different islands cannot come within d̂ of each other anywhere along
 //      this iteration's steps, so the incremental potential is a sum of island potentials and each
@@ -12,7 +13,8 @@
 //      < tolerance · L, a bound on every vertex's velocity change (r: bounding radius, L: scene
 //      size). A converged body that a moving one reaches joins its island and is solved again;
 //   4. per island, α₀ = min(1, CCD bound of its bodies — ground and ACCD on body pairs), so no iterate
-//      intersects anything; α halves until the island's energy does not increase;
+//      intersects anything and no joint limit is crossed; α halves until the island's energy does not
+//      increase (an island whose joint rows are being restored takes α₀: its step need not descend);
 //   5. adaptive κ update.
 // A global line search would let one contact shrink every body's step, and a global stopping test
 // would keep iterating bodies that are done. The iteration cap is reported, never hidden.
@@ -21,6 +23,7 @@
 #include "affix/solvers/ipc/barrier_stiffness.hpp"
 #include "affix/solvers/ipc/incremental_potential.hpp"
 #include "affix/solvers/ipc/islands.hpp"
+#include "affix/solvers/ipc/joint_space.hpp"
 #include "affix/solvers/linear/sparse_cholesky.hpp"
 
 namespace affix {
@@ -47,7 +50,8 @@ struct NewtonResult {
 /// Throws SimulationError if the linear system cannot be factorised (non-finite or indefinite).
 NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& constants, VecX& q,
                           const std::vector<AffineBody>& bodies, const std::vector<double>& body_radii,
-                          const NewtonOptions& options, SparseCholesky& linear_solver);
+                          const NewtonOptions& options, SparseCholesky& linear_solver,
+                          const JointSpace& joints);
 
 /// Per island, the largest safe fraction of the move dq (CCD on ground and body pairs), applied to q.
 /// Used to move towards a predicted state before the Newton iterations.

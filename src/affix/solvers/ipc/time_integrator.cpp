@@ -18,6 +18,11 @@ Prediction predict(Integrator integrator, const BodyHistory& history, double h) 
   return {history.q + h * history.qdot, 1.0};
 }
 
+VelocityMap velocity_map(Integrator integrator, const BodyHistory& history, double h) {
+  if (use_bdf2(integrator, history)) return {1.5 / h, (4.0 * history.q - history.q_prev) / 3.0};
+  return {1.0 / h, history.q};
+}
+
 void advance(Integrator integrator, BodyHistory& history, const Vec12& q_next, double h) {
   const Vec12 qdot_next = use_bdf2(integrator, history)
                               ? Vec12((3.0 * q_next - 4.0 * history.q + history.q_prev) / (2.0 * h))

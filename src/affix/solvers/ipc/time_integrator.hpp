@@ -27,6 +27,14 @@ struct Prediction {
 
 Prediction predict(Integrator integrator, const BodyHistory& history, double h);
 
+/// The integrator's velocity as an affine function of the unknown: q̇ⁿ⁺¹ = γ (qⁿ⁺¹ − offset).
+/// Implicit Euler: γ = 1/h, offset = qⁿ; BDF-2: γ = 3/(2h), offset = (4qⁿ − qⁿ⁻¹)/3.
+struct VelocityMap {
+  double gamma = 0.0;
+  Vec12 offset = Vec12::Zero();
+};
+VelocityMap velocity_map(Integrator integrator, const BodyHistory& history, double h);
+
 /// Shifts the history to step n+1 given the solved qⁿ⁺¹.
 void advance(Integrator integrator, BodyHistory& history, const Vec12& q_next, double h);
 

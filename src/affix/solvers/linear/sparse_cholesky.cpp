@@ -67,6 +67,23 @@ bool SparseCholesky::factorize(const BlockHessian& H) {
   return llt_->info() == Eigen::Success;
 }
 
+bool SparseCholesky::factorize(const Eigen::SparseMatrix<double>& A) {
+  Eigen::SparseMatrix<double> lower = A.triangularView<Eigen::Lower>();
+  lower.makeCompressed();
+  const std::vector<int> outer(lower.outerIndexPtr(), lower.outerIndexPtr() + lower.outerSize() + 1);
+  const std::vector<int> inner(lower.innerIndexPtr(), lower.innerIndexPtr() + lower.nonZeros());
+  lower_ = std::move(lower);
+  if (block_count_ != -2 || outer != general_outer_ || inner != general_inner_) {
+    llt_->analyzePattern(lower_);
+    ++symbolic_analyses_;
+    block_count_ = -2;  // the block pattern no longer describes the analysed structure
+    general_outer_ = outer;
+    general_inner_ = inner;
+  }
+  llt_->factorize(lower_);
+  return llt_->info() == Eigen::Success;
+}
+
 VecX SparseCholesky::solve(const VecX& b) { return llt_->solve(b); }
 
 }  // namespace affix

@@ -19,6 +19,9 @@ class SparseCholesky {
 
   /// Factorises H. Returns false if H is not numerically positive definite.
   bool factorize(const BlockHessian& H);
+  /// Factorises a symmetric sparse matrix given whole (the reduced joint-space system); the symbolic
+  /// analysis is kept while its pattern is unchanged.
+  bool factorize(const Eigen::SparseMatrix<double>& A);
   /// Solves H x = b with the last factorisation.
   VecX solve(const VecX& b);
   int symbolic_analyses() const { return symbolic_analyses_; }
@@ -31,6 +34,7 @@ class SparseCholesky {
   Eigen::SparseMatrix<double> lower_;  // lower triangle, column-major
   Pattern pattern_;                    // the couplings the structure was built for
   int block_count_ = -1;
+  std::vector<int> general_outer_, general_inner_;  // pattern of the last general matrix
   std::unique_ptr<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>> llt_;
   int symbolic_analyses_ = 0;
 };

@@ -1,0 +1,104 @@
+#pragma once
+// The scene's joints as constraint forms on affine bodies (Chen 2022 §4):
+//   - linear equality rows on the affine DOFs (§4.1: point connections Eq. 6–8, sliding Eq. 9, and
+//     the rotation lock of a prismatic joint), later eliminated by change of variables;
+//   - stiff penalties ½k c² for the nonlinear equalities (§4.2: distance Eq. 11, relative sliding
+//     Eq. 12 and its plane analogue);
+//   - bounded distances for every limit (§4.3: Eq. 15–18), kept by barriers;
+//   - the virtual links that universal (one) and cone-twist (two) joints are chained through (§4.1.3).
+//
+// How each DESIGN §3 joint type is built (ℓ = the joint's length scale, body1's bounding radius):
+//   ball       one point connection at the anchor (3 rows)
+//   hinge      point connections at the anchor and at anchor + ℓ·axis (6 rows, Eq. 8); its range
+//              by Eq. 18 on a probe point at distance ℓ from the axis
+//   fixed      point connections at the anchor and anchor + ℓ·eₓ, ℓ·e_y, ℓ·e_z (12 rows: body1's
+//              affine map is body2's composed with a constant one)
+//   universal  body2 ─hinge(a2)─ link ─hinge(a1)─ body1
+//   cone_twist body2 ─hinge(z)─ link I ─hinge(y)─ link II ─hinge(x)─ body1: the relative rotation is
+//              R_z(swing2)·R_y(swing1)·R_x(twist), each angle a dihedral angle with its own range
+//              (Chen's three links I, II, III; his link III is body1 itself here)
+//   prismatic  A₁ = A₂·A₂⁰⁻¹A₁⁰ (9 rows: no relative rotation or deformation), the anchor on body2's
+//              line: 2 plane rows against the world (Eq. 9), a line penalty against a body (Eq. 12);
+//              range by Eq. 17
+//   slider     against the world: 1 plane row (normal) or 2 (direction), Eq. 9; against a body the
+//              plane or line penalty; range along a direction by Eq. 17
+//   distance   penalty Eq. 11 on the length (unless only `min`/`max` are given), limits Eq. 15–16
+// A limit that the initial configuration already touches (c < ĉ, as for a straight elbow whose range
+// ends at 0°) is widened so that c = ĉ at the start: the barrier needs c > 0, and this way the joint
+// starts resting on its stop without an initial push. It then may pass the nominal bound by at most
+// ĉ (as a distance: ĉ/ℓ rad for a rotation).
+#include <string>
+#include <vector>
+
+#include "affix/body/affine_body.hpp"
+#include "affix/energy/joint_limit_barrier.hpp"
+#include "affix/energy/joint_penalty.hpp"
+#include "affix/scene/scene.hpp"
+
+namespace affix {
+
+/// A point of a body (its rest-frame coordinates) or of the world (body −1: world coordinates).
+struct BodyPoint {
+  int body = -1;
+  Vec3 x_bar = Vec3::Zero();
+};
+
+/// One linear equality row Σ coefficient·q[dof] = rhs over the stacked affine DOFs (dof = 12·body + k).
+/// World points are constants and sit in rhs.
+struct JointRow {
+  std::vector<std::pair<int, double>> terms;
+  double rhs = 0.0;
+  double error_scale = 0.0;  ///< |residual|·error_scale is a length; 0: the row's error is a PointGap's
+  int joint = -1;
+};
+
+/// Two points that a linear joint keeps together: their distance is the joint's error.
+struct PointGap {
+  BodyPoint a, b;
+  int joint = -1;
+};
+
+struct JointPenalty {
+  PenaltyKind kind = PenaltyKind::distance;
+  std::array<BodyPoint, 4> points;  ///< the stencil's points x₀ … (joint_penalty.hpp)
+  double length = 0.0;              ///< l (distance) or L (line, plane)
+  double stiffness = 0.0;           ///< k (N/m)
+  int joint = -1;
+};
+
+struct JointLimit {
+  BodyPoint a, b;                   ///< c = bound − ‖x_a − x_b‖ (upper) or ‖x_a − x_b‖ − bound (lower)
+  double bound = 0.0;               ///< after widening (header comment)
+  BoundSide side = BoundSide::upper;
+  double damping = 0.0;             ///< Rayleigh k_d (s)
+  int joint = -1;
+};
+
+struct JointModel {
+  std::vector<std::string> names;  ///< per scene joint
+  std::vector<JointRow> rows;
+  std::vector<PointGap> gaps;
+  std::vector<JointPenalty> penalties;
+  std::vector<JointLimit> limits;
+  std::vector<std::array<int, 2>> body_pairs;  ///< bodies (links included) a joint couples, i < j
+  int virtual_links = 0;
+};
+
+/// Default penalty stiffness: k = 10⁷ s⁻² × the reduced mass of the two bodies (body1's mass
+/// against the world or a fixed body), so a load of one body weight stretches a penalty joint by
+/// about g/10⁷ ≈ 1 µm.
+inline constexpr double kPenaltyStiffnessPerMass = 1e7;
+
+/// Compiles the scene's joints for `bodies` (the scene's bodies in order). Appends the virtual
+/// links as extra bodies (no geometry, no contact) and records collide_connected = false pairs in
+/// AffineBody::no_contact_with. `chat` is the limits' barrier clamping distance ĉ (m).
+JointModel build_joint_model(const Scene& scene, std::vector<AffineBody>& bodies, double chat);
+
+/// World position of a body point in the stacked state q.
+Vec3 body_point_position(const VecX& q, const BodyPoint& point);
+
+/// The largest joint error at q (m): gaps of point connections, residuals of the other linear rows
+/// (scaled to lengths), |c| of penalties, and how far any limit function is below 0.
+double max_joint_error(const JointModel& model, const VecX& q);
+
+}  // namespace affix

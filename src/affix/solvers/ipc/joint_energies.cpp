@@ -1,0 +1,160 @@
+#include "affix/solvers/ipc/joint_energies.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "affix/ccd/norm_interval_ccd.hpp"
+#include "affix/math/psd_projection.hpp"
+
+namespace affix {
+namespace {
+
+/// A stencil's gradient and Hessian on the affine DOFs of its (at most two) bodies a and b.
+struct BodyTerms {
+  int a = -1, b = -1;
+  double value = 0.0;
+  Vec12 grad_a = Vec12::Zero(), grad_b = Vec12::Zero();
+  Mat12 H_aa = Mat12::Zero(), H_ab = Mat12::Zero(), H_bb = Mat12::Zero();
+};
+
+/// Chain rule x_k = J(x̄_k) q_{body k} (Chen 2022 Eq. 5) for N points with point-space derivatives.
+template <int N>
+BodyTerms to_bodies(const BodyPoint* points, double value, const Eigen::Matrix<double, 3 * N, 1>& g,
+                    const Eigen::Matrix<double, 3 * N, 3 * N>& H) {
+  BodyTerms t;
+  t.value = value;
+  for (int k = 0; k < N; ++k) {
+    const int body = points[k].body;
+    if (body < 0) continue;
+    if (t.a < 0) t.a = body;
+    else if (body != t.a && t.b < 0) t.b = body;
+  }
+  for (int k = 0; k < N; ++k) {
+    if (points[k].body < 0) continue;
+    const bool k_on_a = points[k].body == t.a;
+    (k_on_a ? t.grad_a : t.grad_b) += point_jacobian_transpose_times(points[k].x_bar, g.template segment<3>(3 * k));
+    for (int l = 0; l < N; ++l) {
+      if (points[l].body < 0) continue;
+      const Mat12 block = point_jacobian_congruence(points[k].x_bar, H.template block<3, 3>(3 * k, 3 * l),
+                                                    points[l].x_bar);
+      const bool l_on_a = points[l].body == t.a;
+      if (k_on_a && l_on_a) t.H_aa += block;
+      else if (!k_on_a && !l_on_a) t.H_bb += block;
+      else if (k_on_a) t.H_ab += block;  // (a, b); its transpose is implied
+    }
+  }
+  return t;
+}
+
+Vec12 penalty_positions(const VecX& q, const JointPenalty& p) {
+  Vec12 x = Vec12::Zero();
+  for (int k = 0; k < 4; ++k) x.segment<3>(3 * k) = body_point_position(q, p.points[k]);
+  return x;
+}
+
+Vec6 limit_positions(const VecX& q, const JointLimit& l) {
+  Vec6 x;
+  x << body_point_position(q, l.a), body_point_position(q, l.b);
+  return x;
+}
+
+void accumulate(const BodyTerms& t, double scale, VecX& gradient, BlockHessian& H) {
+  if (t.a < 0) return;
+  gradient.segment<12>(12 * t.a) += scale * t.grad_a;
+  H.diagonal(t.a) += scale * t.H_aa;
+  if (t.b < 0) return;
+  gradient.segment<12>(12 * t.b) += scale * t.grad_b;
+  H.diagonal(t.b) += scale * t.H_bb;
+  H.add_coupling(t.a, t.b, scale * t.H_ab);
+}
+
+}  // namespace
+
+JointEnergies::JointEnergies(const std::vector<AffineBody>& bodies, const JointModel& model, double chat)
+    : bodies_(bodies), model_(model), chat_(chat) {}
+
+void JointEnergies::add_energies(const VecX& q, double kappa, double beta_h2, const std::vector<char>& include,
+                                 std::vector<double>& per_body) const {
+  const auto add = [&](int a, int b, double value) {
+    const int owner = a >= 0 && include[a] ? a : b;
+    if (owner >= 0 && include[owner]) per_body[owner] += beta_h2 * value;
+  };
+  for (const JointPenalty& p : model_.penalties) {
+    const int a = p.points[0].body, b = p.points[1].body;
+    add(a, b, joint_penalty(p.kind, penalty_positions(q, p), p.length, p.stiffness).value);
+  }
+  for (const JointLimit& l : model_.limits)
+    add(l.a.body, l.b.body, joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa).value);
+}
+
+void JointEnergies::add_derivatives(const VecX& q, double kappa, double beta_h2, VecX& gradient,
+                                    BlockHessian& H) const {
+  for (const JointPenalty& p : model_.penalties) {
+    StencilDerivatives d = joint_penalty(p.kind, penalty_positions(q, p), p.length, p.stiffness);
+    accumulate(to_bodies<4>(p.points.data(), d.value, d.gradient, project_to_psd<12>(d.hessian)), beta_h2,
+               gradient, H);
+  }
+  for (const JointLimit& l : model_.limits) {
+    const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa);
+    if (d.value == 0.0) continue;
+    const BodyPoint points[2] = {l.a, l.b};
+    accumulate(to_bodies<2>(points, d.value, d.gradient, project_to_psd<6>(d.hessian)), beta_h2, gradient, H);
+  }
+}
+
+void JointEnergies::add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const {
+  BlockHessian unused;
+  unused.reset(static_cast<int>(bodies_.size()));
+  for (const JointLimit& l : model_.limits) {
+    const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, 1.0);
+    if (d.value == 0.0) continue;
+    const BodyPoint points[2] = {l.a, l.b};
+    accumulate(to_bodies<2>(points, d.value, d.gradient, Mat6::Zero()), beta_h2, gradient, unused);
+  }
+}
+
+void JointEnergies::add_damping_hessian(const VecX& q, double kappa, BlockHessian& H) const {
+  VecX unused = VecX::Zero(12 * static_cast<Eigen::Index>(bodies_.size()));
+  for (const JointLimit& l : model_.limits) {
+    if (l.damping == 0.0) continue;
+    const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa);
+    if (d.value == 0.0) continue;
+    const BodyPoint points[2] = {l.a, l.b};
+    accumulate(to_bodies<2>(points, d.value, Vec6::Zero(), project_to_psd<6>(d.hessian)), l.damping, unused, H);
+  }
+}
+
+std::vector<double> JointEnergies::max_steps(const VecX& q, const VecX& dq) const {
+  std::vector<double> per_body(bodies_.size(), 1.0);
+  const VecX q1 = q + dq;
+  for (const JointLimit& l : model_.limits) {
+    const Vec6 x0 = limit_positions(q, l), x1 = limit_positions(q1, l);
+    const Vec3 d0 = x0.head<3>() - x0.tail<3>(), dd = (x1.head<3>() - x1.tail<3>()) - d0;
+    const double c = limit_function(x0, l.bound, l.side);
+    // Keep a tenth of the current c, as the contact CCD keeps a tenth of the distance.
+    const double alpha = l.side == BoundSide::upper
+                             ? norm_interval_max_step(d0, dd, 0.0, l.bound - 0.1 * c)
+                             : norm_interval_max_step(d0, dd, l.bound + 0.1 * c,
+                                                      std::numeric_limits<double>::infinity());
+    for (int body : {l.a.body, l.b.body})
+      if (body >= 0) per_body[body] = std::min(per_body[body], alpha);
+  }
+  return per_body;
+}
+
+double JointEnergies::potential_energy(const VecX& q, double kappa) const {
+  std::vector<double> per_body(bodies_.size(), 0.0);
+  add_energies(q, kappa, 1.0, std::vector<char>(bodies_.size(), 1), per_body);
+  double total = 0.0;
+  for (double e : per_body) total += e;
+  return total;
+}
+
+double JointEnergies::min_limit_distance(const VecX& q) const {
+  double least = std::numeric_limits<double>::infinity();
+  for (const JointLimit& l : model_.limits)
+    least = std::min(least, limit_function(limit_positions(q, l), l.bound, l.side));
+  return least;
+}
+
+}  // namespace affix

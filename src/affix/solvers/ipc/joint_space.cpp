@@ -1,0 +1,72 @@
+#include "affix/solvers/ipc/joint_space.hpp"
+
+#include <algorithm>
+
+namespace affix {
+
+JointSpace::JointSpace(const std::vector<AffineBody>& bodies, const JointModel& model) {
+  const int n = 12 * static_cast<int>(bodies.size());
+  std::vector<SparseRow> eliminated;
+  std::vector<int> joint_of_row;
+  for (const JointRow& row : model.rows) {
+    Row split;
+    split.rhs = row.rhs;
+    SparseRow dynamic;
+    for (const auto& [dof, coefficient] : row.terms) {
+      if (bodies[dof / 12].is_dirichlet()) split.known.emplace_back(dof, coefficient);
+      else dynamic.terms.emplace_back(dof, coefficient);
+    }
+    if (dynamic.terms.empty()) continue;  // joins prescribed bodies only: nothing to solve for
+    rows_.push_back(std::move(split));
+    eliminated.push_back(std::move(dynamic));
+    joint_of_row.push_back(row.joint);
+  }
+  basis_ = BasisExtension(n, eliminated);
+  for (int r : basis_.dropped_rows()) {
+    const std::string& name = model.names[joint_of_row[r]];
+    if (std::find(redundant_joints_.begin(), redundant_joints_.end(), name) == redundant_joints_.end())
+      redundant_joints_.push_back(name);
+  }
+}
+
+void JointSpace::update_targets(const VecX& q) {
+  VecX s(rows_.size());
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    s[r] = rows_[r].rhs;
+    for (const auto& [dof, coefficient] : rows_[r].known) s[r] -= coefficient * q[dof];
+  }
+  targets_ = basis_.eliminated_rhs(s);
+}
+
+VecX JointSpace::restoration(const VecX& q) const { return basis_.restoration(q, targets_); }
+
+bool JointSpace::solve(const BlockHessian& H, const VecX& gradient, const VecX& delta, SparseCholesky& solver,
+                       VecX& dq) const {
+  const Eigen::SparseMatrix<double>& N = basis_.free_basis();
+  const Eigen::SparseMatrix<double> H_full = to_sparse(H);
+  const Eigen::SparseMatrix<double> reduced = N.transpose() * (H_full * N);
+  const VecX rhs = -(N.transpose() * (gradient + H_full * delta));
+  if (!solver.factorize(reduced)) return false;
+  dq = delta + N * solver.solve(rhs);
+  return true;
+}
+
+Eigen::SparseMatrix<double> to_sparse(const BlockHessian& H) {
+  const int n = 12 * H.block_count();
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(144 * (H.block_count() + 2 * H.couplings().size()));
+  const auto add_block = [&](int I, int J, const Mat12& block) {
+    for (int c = 0; c < 12; ++c)
+      for (int r = 0; r < 12; ++r) entries.emplace_back(12 * I + r, 12 * J + c, block(r, c));
+  };
+  for (int i = 0; i < H.block_count(); ++i) add_block(i, i, H.diagonal(i));
+  for (const auto& [key, block] : H.couplings()) {  // block (row, column) = (key.second, key.first)
+    add_block(key.second, key.first, block);
+    add_block(key.first, key.second, block.transpose());
+  }
+  Eigen::SparseMatrix<double> out(n, n);
+  out.setFromTriplets(entries.begin(), entries.end());
+  return out;
+}
+
+}  // namespace affix

@@ -1,0 +1,58 @@
+#pragma once
+// Linear joints in the Newton solve by change of variables (Chen 2022 §4.1).
+//
+// The linear joint rows C q = s are split by body: terms on fixed or kinematic bodies are known and
+// move to the right-hand side, s(t) = s − C_D q_D(t); the rest are eliminated once by the basis
+// extension (basis_extension.hpp), giving z = V q whose first m entries are the Dirichlet values s̃.
+// A Newton step then solves, for Δz with Δz_c = s̃ − C̃q (non-zero only while a row is not yet exact:
+// after the rigid predictor or a kinematic body's move),
+//   Δq = δ + N y,   (Nᵀ H N) y = −Nᵀ (g + H δ),
+// with δ = U(Δz_c, 0) the pivot move that makes the rows exact and N the free columns of U: Chen's
+// Uᵀ∇E and UᵀHU with the Dirichlet rows and columns removed. Every point of q + αΔq then satisfies
+// the rows as soon as q does, so joints are exact up to round-off.
+#include <string>
+#include <vector>
+
+#include <Eigen/SparseCore>
+
+#include "affix/body/affine_body.hpp"
+#include "affix/joints/basis_extension.hpp"
+#include "affix/joints/joint_model.hpp"
+#include "affix/solvers/linear/block_hessian.hpp"
+#include "affix/solvers/linear/sparse_cholesky.hpp"
+
+namespace affix {
+
+class JointSpace {
+ public:
+  JointSpace(const std::vector<AffineBody>& bodies, const JointModel& model);
+
+  /// No row touches a dynamic body: the Newton system is H itself.
+  bool empty() const { return rows_.empty(); }
+  /// Names of the joints with rows found linearly dependent on others (and dropped), each once.
+  const std::vector<std::string>& redundant_joints() const { return redundant_joints_; }
+  int redundant_rows() const { return static_cast<int>(basis_.dropped_rows().size()); }
+
+  /// Sets s̃ from the fixed and kinematic bodies' states in q.
+  void update_targets(const VecX& q);
+  /// δ (zero except at pivots) with C̃(q + δ) = s̃.
+  VecX restoration(const VecX& q) const;
+  /// Δq = δ + N y (header). Returns false if Nᵀ H N is not positive definite.
+  bool solve(const BlockHessian& H, const VecX& gradient, const VecX& delta, SparseCholesky& solver,
+             VecX& dq) const;
+
+ private:
+  struct Row {
+    std::vector<std::pair<int, double>> known;  // terms on fixed and kinematic bodies
+    double rhs = 0.0;
+  };
+  std::vector<Row> rows_;  // the rows with at least one dynamic term, in model order
+  BasisExtension basis_;
+  VecX targets_;           // s̃
+  std::vector<std::string> redundant_joints_;
+};
+
+/// H as a full (both triangles) sparse matrix.
+Eigen::SparseMatrix<double> to_sparse(const BlockHessian& H);
+
+}  // namespace affix
