@@ -42,7 +42,8 @@ ContactSetup two_box_setup(double dhat) {
 
 TEST(IncrementalPotential, GradientAndHessianMatchFiniteDifferencesWithContacts) {
   ContactSetup s = two_box_setup(0.01);
-  IncrementalPotential potential(s.bodies, s.scene.ground, 0.01);
+  const JointModel no_joints;
+  IncrementalPotential potential(s.bodies, s.scene.ground, 0.01, no_joints);
   potential.update_contact_candidates(s.q, nullptr);
   ASSERT_GT(potential.contact_summary(s.q).active, 4) << "the setup must have ground and body contacts";
 
