@@ -211,11 +211,13 @@ def body(name, shape, position, rotation=None, **fields):
     return b
 
 
-def capsule_between(name, a, b, radius, **fields):
+def capsule_between(name, a, b, radius, resolution=None, **fields):
     """A capsule whose axis segment (the centres of its caps) runs from a to b."""
     d = sub(b, a)
-    return body(name, {"capsule": {"radius": radius, "length": norm(d)}}, scale(add(a, b), 0.5),
-                q_from_to(Z, d), **fields)
+    shape = {"capsule": {"radius": radius, "length": norm(d)}}
+    if resolution is not None:
+        shape["resolution"] = resolution
+    return body(name, shape, scale(add(a, b), 0.5), q_from_to(Z, d), **fields)
 
 
 def box_along(name, size_xy, length, start, direction, **fields):
@@ -424,6 +426,9 @@ def falling_box():
 # ---------------------------------------------------------------------------------------------------
 # 9. Ragdolls (Fig. 11).
 
+# 12 segments around each capsule: a coarse surface, as Chen's ragdolls (about 10 nodes per body), so
+# that a ragdoll lying on the ground has few vertices hovering near d̂.
+RAGDOLL_RESOLUTION = 12
 ARM_SPREAD_DEG = 8.0  # arms hang this far out from vertical (a slight A-pose)
 
 
@@ -474,7 +479,8 @@ def ragdoll(q, lowest, xy=(0.0, 0.0), suffix=""):
     placed = [(name, q_rotate(q, a), q_rotate(q, b), r) for name, a, b, r in caps]
     bottom = min(min(a[2], b[2]) - r for _, a, b, r in placed)
     shift = [xy[0], xy[1], lowest - bottom]
-    bodies = [capsule_between(name + suffix, add(a, shift), add(b, shift), r, density=1000)
+    bodies = [capsule_between(name + suffix, add(a, shift), add(b, shift), r, resolution=RAGDOLL_RESOLUTION,
+                              density=1000)
               for name, a, b, r in placed]
     joints = []
     for name, child, parent, anchor, x_axis, z_hint, (twist, swing1, swing2) in joint_defs:

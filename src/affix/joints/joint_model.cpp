@@ -209,12 +209,29 @@ class Builder {
     connect(child, parent, anchor);
     connect(child, parent, anchor + length_ * axis);
     if (!range || range->max - range->min >= 2.0 * std::numbers::pi) return;
+    const AngleRange r = opened_at_start(*range);
+    if (r.max - r.min >= 2.0 * std::numbers::pi) return;
     const Vec3 u = perpendicular(axis);
-    const double middle = 0.5 * (range->max + range->min), half = 0.5 * (range->max - range->min);
+    const double middle = 0.5 * (r.max + r.min), half = 0.5 * (r.max - r.min);
     const Vec3 probe = anchor + length_ * u;
     const Vec3 middle_point = anchor + length_ * (Eigen::AngleAxisd(middle, axis) * u);
     limit(point_of(child, probe), point_of(parent, middle_point), 2.0 * length_ * std::sin(0.5 * half),
           BoundSide::upper);
+  }
+
+  /// A range whose end the start (angle 0) touches, opened at that end only, so that the start's
+  /// limit function c = 2ℓ sin(half/2) − 2ℓ sin(|middle|/2) is ĉ: the one chord limit about the middle
+  /// would otherwise widen both ends (limit()). dc/dθ at the end is ℓ cos(half/2).
+  AngleRange opened_at_start(AngleRange range) const {
+    const auto c0 = [&](const AngleRange& r) {
+      return 2.0 * length_ * (std::sin(0.25 * (r.max - r.min)) - std::sin(0.25 * std::abs(r.max + r.min)));
+    };
+    for (int k = 0; k < 50 && c0(range) < chat_; ++k) {
+      const double step = 1.01 * (chat_ - c0(range)) / (length_ * std::cos(0.25 * (range.max - range.min)));
+      (std::abs(range.max) < std::abs(range.min) ? range.max : range.min) +=
+          std::abs(range.max) < std::abs(range.min) ? step : -step;
+    }
+    return range;
   }
 
   /// Sliding range [lo, hi] along `direction` (Eq. 17): with p₁, p₂ the parent's points at lo and hi

@@ -26,7 +26,8 @@
 // A limit that the initial configuration already touches (c < ĉ, as for a straight elbow whose range
 // ends at 0°) is widened so that c = ĉ at the start: the barrier needs c > 0, and this way the joint
 // starts resting on its stop without an initial push. It then may pass the nominal bound by at most
-// ĉ (as a distance: ĉ/ℓ rad for a rotation).
+// ĉ as a distance; a rotation range is opened at the touched end only, by about ĉ/(ℓ cos(α/2)) rad
+// (α half the range).
 #include <string>
 #include <vector>
 

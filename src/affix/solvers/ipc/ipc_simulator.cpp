@@ -93,11 +93,13 @@ IpcSimulator::IpcSimulator(const Scene& scene)
 
   double total_mass = 0.0;
   int dynamic = 0;
-  for (const AffineBody& b : bodies_) {
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+    const AffineBody& b = bodies_[i];
     gravity_loads_.push_back(gravity_force(b, settings_.gravity));
     body_radii_.push_back(b.bounding_radius);
     history_.push_back({b.q0, b.qdot0, b.q0, b.qdot0, false});
-    if (b.is_dirichlet()) continue;
+    // κ's scale is the scene bodies' mass: light virtual links would lower it and let contacts sink.
+    if (b.is_dirichlet() || i >= scene_body_count_) continue;
     total_mass += b.mass, ++dynamic;
   }
   average_mass_ = dynamic > 0 ? total_mass / dynamic : 1.0;
@@ -275,6 +277,18 @@ void IpcSimulator::move_towards_rigid_prediction(VecX& q, const StepConstants& c
     const Vec12& q_tilde = c.q_tilde[i];
     body_segment(dq, i) =
         affine_state(state_translation(q_tilde), polar_rotation(state_matrix(q_tilde))) - body_segment(q, i);
+  }
+  if (!joint_space_.empty()) {
+    // Jointed bodies' predictions disagree with their joints (by O(h²), or by a kinematic body's
+    // move). Project the predicted state onto the joint rows in the mass norm, min ½‖Δ‖²_M with the
+    // rows exact — the joint-space solve with H = M and g = 0 — so that Newton starts on the joints
+    // without the pivot-only restoration deforming any body.
+    BlockHessian M;
+    M.reset(n);
+    for (int i = 0; i < n; ++i) M.diagonal(i) = bodies_[i].is_dirichlet() ? Mat12::Identity() : bodies_[i].mass_matrix;
+    const VecX delta = joint_space_.restoration(q + dq);
+    VecX correction;
+    if (joint_space_.solve(M, VecX::Zero(12 * n), delta, projection_solver_, correction)) dq += correction;
   }
   safe_island_move(potential_, bodies_, q, dq);
 }
