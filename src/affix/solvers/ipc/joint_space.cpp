@@ -22,6 +22,7 @@ JointSpace::JointSpace(const std::vector<AffineBody>& bodies, const JointModel& 
     joint_of_row.push_back(row.joint);
   }
   basis_ = BasisExtension(n, eliminated);
+  free_basis_transpose_ = basis_.free_basis().transpose();
   for (int r : basis_.dropped_rows()) {
     const std::string& name = model.names[joint_of_row[r]];
     if (std::find(redundant_joints_.begin(), redundant_joints_.end(), name) == redundant_joints_.end())
@@ -44,8 +45,9 @@ bool JointSpace::solve(const BlockHessian& H, const VecX& gradient, const VecX& 
                        VecX& dq) const {
   const Eigen::SparseMatrix<double>& N = basis_.free_basis();
   const Eigen::SparseMatrix<double> H_full = to_sparse(H);
-  const Eigen::SparseMatrix<double> reduced = N.transpose() * (H_full * N);
-  const VecX rhs = -(N.transpose() * (gradient + H_full * delta));
+  const Eigen::SparseMatrix<double> HN = H_full * N;
+  const Eigen::SparseMatrix<double> reduced = free_basis_transpose_ * HN;  // Nᵀ kept column-major
+  const VecX rhs = -(free_basis_transpose_ * (gradient + H_full * delta));
   if (!solver.factorize(reduced)) return false;
   dq = delta + N * solver.solve(rhs);
   return true;

@@ -48,6 +48,7 @@ class JointSpace {
   };
   std::vector<Row> rows_;  // the rows with at least one dynamic term, in model order
   BasisExtension basis_;
+  Eigen::SparseMatrix<double> free_basis_transpose_;  // Nᵀ, column-major
   VecX targets_;           // s̃
   std::vector<std::string> redundant_joints_;
 };
