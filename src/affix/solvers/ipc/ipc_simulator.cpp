@@ -278,18 +278,11 @@ void IpcSimulator::move_towards_rigid_prediction(VecX& q, const StepConstants& c
     body_segment(dq, i) =
         affine_state(state_translation(q_tilde), polar_rotation(state_matrix(q_tilde))) - body_segment(q, i);
   }
-  if (!joint_space_.empty()) {
-    // Jointed bodies' predictions disagree with their joints (by O(h²), or by a kinematic body's
-    // move). Project the predicted state onto the joint rows in the mass norm, min ½‖Δ‖²_M with the
-    // rows exact — the joint-space solve with H = M and g = 0 — so that Newton starts on the joints
-    // without the pivot-only restoration deforming any body.
-    BlockHessian M;
-    M.reset(n);
-    for (int i = 0; i < n; ++i) M.diagonal(i) = bodies_[i].is_dirichlet() ? Mat12::Identity() : bodies_[i].mass_matrix;
-    const VecX delta = joint_space_.restoration(q + dq);
-    VecX correction;
-    if (joint_space_.solve(M, VecX::Zero(12 * n), delta, projection_solver_, correction)) dq += correction;
-  }
+  // Jointed bodies start from qⁿ, which satisfies their joints; their independent rigid predictions
+  // would not, and restoring the joints from there cost more Newton iterations than the predictor
+  // saves (a 100-link chain: 7.7 instead of 3.0 per step, with a mass-weighted projection).
+  for (const JointRow& row : joints_.rows)
+    for (const auto& [dof, coefficient] : row.terms) body_segment(dq, dof / 12).setZero();
   safe_island_move(potential_, bodies_, q, dq);
 }
 

@@ -53,7 +53,6 @@ class IpcSimulator final : public Simulator {
   std::vector<int> drivers_;              // per body: the kinematic body its joints hang from, or −1
   bool damped_ = false;                   // some contact or limit has a Rayleigh k_d
   SparseCholesky linear_solver_;
-  SparseCholesky projection_solver_;      // the joint projection of the rigid prediction
   NewtonOptions newton_options_;
   double average_mass_ = 1.0;
   double kappa_ = 0.0;                    // barrier stiffness carried from step to step
