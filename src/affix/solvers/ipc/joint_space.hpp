@@ -5,7 +5,7 @@
 // move to the right-hand side, s(t) = s − C_D q_D(t); the rest are eliminated once by the basis
 // extension (basis_extension.hpp), giving z = V q whose first m entries are the Dirichlet values s̃.
 // A Newton step then solves, for Δz with Δz_c = s̃ − C̃q (non-zero only while a row is not yet exact:
-// after the rigid predictor or a kinematic body's move),
+// after a kinematic body's move, or round-off),
 //   Δq = δ + N y,   (Nᵀ H N) y = −Nᵀ (g + H δ),
 // with δ = U(Δz_c, 0) the pivot move that makes the rows exact and N the free columns of U: Chen's
 // Uᵀ∇E and UᵀHU with the Dirichlet rows and columns removed. Every point of q + αΔq then satisfies
