@@ -45,6 +45,25 @@ BodyPairTerms to_bodies(const ContactStencil& s, const std::vector<AffineBody>& 
   return t;
 }
 
+void add_gradient(const BodyPairTerms& t, double scale, VecX& gradient) {
+  gradient.segment<12>(12 * t.a) += scale * t.grad_a;
+  gradient.segment<12>(12 * t.b) += scale * t.grad_b;
+}
+
+void add_hessian(const BodyPairTerms& t, double scale, BlockHessian& H) {
+  H.diagonal(t.a) += scale * t.H_aa;
+  H.diagonal(t.b) += scale * t.H_bb;
+  H.add_coupling(t.a, t.b, scale * t.H_ab);
+}
+
+/// κ b of one barrier stencil on its bodies, its Hessian projected to PSD in vertex space.
+BodyPairTerms projected_barrier(const ContactStencil& s, const std::vector<AffineBody>& bodies,
+                                const WorldVertices& x, double dhat, double kappa) {
+  StencilDerivatives d = stencil_barrier(s, stencil_positions(s, x), dhat, kappa);
+  d.hessian = project_to_psd<12>(d.hessian);
+  return to_bodies(s, bodies, d);
+}
+
 /// Relative tangential displacement u = Tᵀ Σ w_k (x_k − x_k,start) of a lagged contact.
 Vec2 slip(const PairFriction& f, const Vec12& x) {
   Vec3 r = Vec3::Zero();
@@ -125,9 +144,7 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
   std::vector<BodyPairTerms> terms(n_barrier + friction.size());
   tbb::parallel_for(0, static_cast<int>(terms.size()), [&](int k) {
     if (k < n_barrier) {
-      StencilDerivatives d = stencil_barrier(stencils[k], stencil_positions(stencils[k], x), dhat_, kappa);
-      d.hessian = project_to_psd<12>(d.hessian);
-      terms[k] = to_bodies(stencils[k], bodies_, d);
+      terms[k] = projected_barrier(stencils[k], bodies_, x, dhat_, kappa);
     } else {
       const PairFriction& f = friction[k - n_barrier];
       // PSD by construction (friction.hpp), and so is its congruence map.
@@ -135,26 +152,18 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
     }
   });
   for (const BodyPairTerms& t : terms) {  // in stencil order: deterministic sums
-    gradient.segment<12>(12 * t.a) += beta_h2 * t.grad_a;
-    gradient.segment<12>(12 * t.b) += beta_h2 * t.grad_b;
-    H.diagonal(t.a) += beta_h2 * t.H_aa;
-    H.diagonal(t.b) += beta_h2 * t.H_bb;
-    H.add_coupling(t.a, t.b, beta_h2 * t.H_ab);
+    add_gradient(t, beta_h2, gradient);
+    add_hessian(t, beta_h2, H);
   }
 }
+
 
 void BodyContactModel::add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const {
   if (candidates_.empty()) return;
   const WorldVertices x = world_vertices(bodies_, q);
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
     const double k_d = std::max(bodies_[s.body_a()].damping, bodies_[s.body_b()].damping);
-    if (k_d == 0.0) continue;
-    StencilDerivatives d = stencil_barrier(s, stencil_positions(s, x), dhat_, kappa);
-    d.hessian = project_to_psd<12>(d.hessian);
-    const BodyPairTerms t = to_bodies(s, bodies_, d);
-    K.diagonal(t.a) += k_d * t.H_aa;
-    K.diagonal(t.b) += k_d * t.H_bb;
-    K.add_coupling(t.a, t.b, k_d * t.H_ab);
+    if (k_d != 0.0) add_hessian(projected_barrier(s, bodies_, x, dhat_, kappa), k_d, K);
   }
 }
 
@@ -162,9 +171,8 @@ void BodyContactModel::add_barrier_gradient(const VecX& q, double beta_h2, VecX&
   if (candidates_.empty()) return;
   const WorldVertices x = world_vertices(bodies_, q);
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
-    const BodyPairTerms t = to_bodies(s, bodies_, stencil_barrier(s, stencil_positions(s, x), dhat_, 1.0));
-    gradient.segment<12>(12 * t.a) += beta_h2 * t.grad_a;
-    gradient.segment<12>(12 * t.b) += beta_h2 * t.grad_b;
+    add_gradient(to_bodies(s, bodies_, stencil_barrier(s, stencil_positions(s, x), dhat_, 1.0)), beta_h2,
+                 gradient);
   }
 }
 

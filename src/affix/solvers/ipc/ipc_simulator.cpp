@@ -14,6 +14,7 @@
 #include "affix/error.hpp"
 #include "affix/geometry/aabb.hpp"
 #include "affix/math/rotation.hpp"
+#include "affix/solvers/ipc/islands.hpp"
 
 namespace affix {
 namespace {
@@ -50,10 +51,7 @@ std::vector<int> joint_drivers(const std::vector<AffineBody>& bodies, const Join
   const int n = static_cast<int>(bodies.size());
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
-  const auto root = [&](int i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
+  const auto root = [&](int i) { return find_root(parent, i); };
   for (const auto& [a, b] : joints.body_pairs) {
     if (bodies[a].is_dirichlet() && bodies[b].is_dirichlet()) continue;
     parent[root(a)] = root(b);

@@ -3,14 +3,11 @@
 #include <numeric>
 
 namespace affix {
-namespace {
 
 int find_root(std::vector<int>& parent, int i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];  // path halving
   return i;
 }
-
-}  // namespace
 
 std::vector<Island> connected_islands(const std::vector<AffineBody>& bodies,
                                       const std::vector<std::array<int, 2>>& pairs) {

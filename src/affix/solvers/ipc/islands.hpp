@@ -12,6 +12,9 @@ namespace affix {
 
 using Island = std::vector<int>;  ///< body indices, ascending
 
+/// The root of i in a union-find forest (parent[r] == r at a root), halving the path on the way.
+int find_root(std::vector<int>& parent, int i);
+
 /// Components of the dynamic bodies under the given body pairs, ordered by their smallest body.
 std::vector<Island> connected_islands(const std::vector<AffineBody>& bodies,
                                       const std::vector<std::array<int, 2>>& pairs);

@@ -58,12 +58,15 @@ Vec6 limit_positions(const VecX& q, const JointLimit& l) {
   return x;
 }
 
-void accumulate(const BodyTerms& t, double scale, VecX& gradient, BlockHessian& H) {
+void add_gradient(const BodyTerms& t, double scale, VecX& gradient) {
+  if (t.a >= 0) gradient.segment<12>(12 * t.a) += scale * t.grad_a;
+  if (t.b >= 0) gradient.segment<12>(12 * t.b) += scale * t.grad_b;
+}
+
+void add_hessian(const BodyTerms& t, double scale, BlockHessian& H) {
   if (t.a < 0) return;
-  gradient.segment<12>(12 * t.a) += scale * t.grad_a;
   H.diagonal(t.a) += scale * t.H_aa;
   if (t.b < 0) return;
-  gradient.segment<12>(12 * t.b) += scale * t.grad_b;
   H.diagonal(t.b) += scale * t.H_bb;
   H.add_coupling(t.a, t.b, scale * t.H_ab);
 }
@@ -90,37 +93,37 @@ void JointEnergies::add_energies(const VecX& q, double kappa, double beta_h2, co
 void JointEnergies::add_derivatives(const VecX& q, double kappa, double beta_h2, VecX& gradient,
                                     BlockHessian& H) const {
   for (const JointPenalty& p : model_.penalties) {
-    StencilDerivatives d = joint_penalty(p.kind, penalty_positions(q, p), p.length, p.stiffness);
-    accumulate(to_bodies<4>(p.points.data(), d.value, d.gradient, project_to_psd<12>(d.hessian)), beta_h2,
-               gradient, H);
+    const StencilDerivatives d = joint_penalty(p.kind, penalty_positions(q, p), p.length, p.stiffness);
+    const BodyTerms t = to_bodies<4>(p.points.data(), d.value, d.gradient, project_to_psd<12>(d.hessian));
+    add_gradient(t, beta_h2, gradient);
+    add_hessian(t, beta_h2, H);
   }
   for (const JointLimit& l : model_.limits) {
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    accumulate(to_bodies<2>(points, d.value, d.gradient, project_to_psd<6>(d.hessian)), beta_h2, gradient, H);
+    const BodyTerms t = to_bodies<2>(points, d.value, d.gradient, project_to_psd<6>(d.hessian));
+    add_gradient(t, beta_h2, gradient);
+    add_hessian(t, beta_h2, H);
   }
 }
 
 void JointEnergies::add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const {
-  BlockHessian unused;
-  unused.reset(static_cast<int>(bodies_.size()));
   for (const JointLimit& l : model_.limits) {
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, 1.0);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    accumulate(to_bodies<2>(points, d.value, d.gradient, Mat6::Zero()), beta_h2, gradient, unused);
+    add_gradient(to_bodies<2>(points, d.value, d.gradient, Mat6::Zero()), beta_h2, gradient);
   }
 }
 
 void JointEnergies::add_damping_hessian(const VecX& q, double kappa, BlockHessian& H) const {
-  VecX unused = VecX::Zero(12 * static_cast<Eigen::Index>(bodies_.size()));
   for (const JointLimit& l : model_.limits) {
     if (l.damping == 0.0) continue;
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    accumulate(to_bodies<2>(points, d.value, Vec6::Zero(), project_to_psd<6>(d.hessian)), l.damping, unused, H);
+    add_hessian(to_bodies<2>(points, d.value, Vec6::Zero(), project_to_psd<6>(d.hessian)), l.damping, H);
   }
 }
 

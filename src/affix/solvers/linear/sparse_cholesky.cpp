@@ -1,5 +1,7 @@
 #include "affix/solvers/linear/sparse_cholesky.hpp"
 
+#include <algorithm>
+
 namespace affix {
 namespace {
 
@@ -70,15 +72,23 @@ bool SparseCholesky::factorize(const BlockHessian& H) {
 bool SparseCholesky::factorize(const Eigen::SparseMatrix<double>& A) {
   Eigen::SparseMatrix<double> lower = A.triangularView<Eigen::Lower>();
   lower.makeCompressed();
-  const std::vector<int> outer(lower.outerIndexPtr(), lower.outerIndexPtr() + lower.outerSize() + 1);
-  const std::vector<int> inner(lower.innerIndexPtr(), lower.innerIndexPtr() + lower.nonZeros());
+  // Compare the pattern in place: this runs every Newton iteration.
+  const int* outer = lower.outerIndexPtr();
+  const int* inner = lower.innerIndexPtr();
+  const bool same_pattern =
+      block_count_ == -2 && general_outer_.size() == static_cast<std::size_t>(lower.outerSize() + 1) &&
+      general_inner_.size() == static_cast<std::size_t>(lower.nonZeros()) &&
+      std::equal(general_outer_.begin(), general_outer_.end(), outer) &&
+      std::equal(general_inner_.begin(), general_inner_.end(), inner);
+  if (!same_pattern) {
+    general_outer_.assign(outer, outer + lower.outerSize() + 1);
+    general_inner_.assign(inner, inner + lower.nonZeros());
+  }
   lower_ = std::move(lower);
-  if (block_count_ != -2 || outer != general_outer_ || inner != general_inner_) {
+  if (!same_pattern) {
     llt_->analyzePattern(lower_);
     ++symbolic_analyses_;
     block_count_ = -2;  // the block pattern no longer describes the analysed structure
-    general_outer_ = outer;
-    general_inner_ = inner;
   }
   llt_->factorize(lower_);
   return llt_->info() == Eigen::Success;
