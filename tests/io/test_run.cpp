@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -28,14 +29,19 @@ class FakeSimulator : public Simulator {
  public:
   std::optional<int> fail_at;
   bool nan_instead = false;
+  std::optional<int> signal_at;        ///< raises `signal` during this step
+  int signal = SIGINT;
+  std::optional<int> deform_from;      ///< from this step on, body 1's A is `deformed`
+  Mat3 deformed = Mat3::Identity();
+  bool capped = false;                 ///< every step reports hitting the iteration cap
 
   const char* name() const override { return "fake"; }
   StepStats step() override {
     ++steps_;
-    if (fail_at && steps_ == *fail_at && !nan_instead) {
-      throw SimulationError("step " + std::to_string(steps_) + ": energy grew without bound");
-    }
+    if (fail_at && steps_ == *fail_at && !nan_instead) throw SimulationError("energy grew without bound");
+    if (signal_at && steps_ == *signal_at) std::raise(signal);
     StepStats stats;
+    stats.hit_iteration_cap = capped;
     stats.iterations = steps_ % 3 + 1;
     stats.min_distance = std::numeric_limits<double>::infinity();
     stats.time = 12345.0;  // wrong on purpose: the loop writes n·dt
@@ -48,6 +54,7 @@ class FakeSimulator : public Simulator {
     poses[0].p.x() = steps_;
     poses[1].p.y() = -steps_;
     if (fail_at && nan_instead && steps_ >= *fail_at) poses[1].A(2, 2) = std::nan("");
+    if (deform_from && steps_ >= *deform_from) poses[1].A = deformed;
     return poses;
   }
 
@@ -165,7 +172,7 @@ TEST_F(RunLoopTest, SimulationErrorStopsTheRunAndKeepsWhatWasWritten) {
   const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
   EXPECT_FALSE(result.completed);
   EXPECT_EQ(result.steps, 3);
-  EXPECT_EQ(result.error, "step 4: energy grew without bound");
+  EXPECT_EQ(result.error, "step 4 (t = 0.04 s): energy grew without bound");  // the loop names the step
   EXPECT_EQ(read_rows(options_.out_dir / "stats.csv").size(), 3u);
   EXPECT_EQ(read_rows(options_.out_dir / "trajectory.csv").size(), 4u * 2u);  // steps 0..3
   const auto summary = read_json(options_.out_dir / "summary.json");
@@ -208,6 +215,137 @@ TEST_F(RunLoopTest, TwoRunsWriteIdenticalTrajectories) {
   std::ifstream b(options_.out_dir / "trajectory.csv");
   const std::string text_b((std::istreambuf_iterator<char>(b)), {});
   EXPECT_EQ(text_a, text_b);
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+TEST_F(RunLoopTest, AnEarlierRunsFilesAreRemovedBeforeAnythingIsWritten) {
+  // A completed summary of another scene, and files this run will not write, sit in the directory.
+  fs::create_directories(options_.out_dir);
+  for (const char* name : {"summary.json", "joints.csv", "contacts.csv", "view.html", "meshes.json"})
+    std::ofstream(options_.out_dir / name) << R"({"scene": "other", "completed": true})";
+  std::ofstream(options_.out_dir / "notes.txt") << "mine";
+  FakeSimulator simulator;
+  simulator.fail_at = 2;
+  run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  const auto summary = read_json(options_.out_dir / "summary.json");
+  EXPECT_EQ(summary["scene"], "fake_scene");
+  EXPECT_EQ(summary["completed"], false);
+  for (const char* name : {"joints.csv", "contacts.csv", "view.html", "meshes.json"})
+    EXPECT_FALSE(fs::exists(options_.out_dir / name)) << name;
+  EXPECT_EQ(slurp(options_.out_dir / "notes.txt"), "mine");  // not a file of the output contract
+}
+
+TEST_F(RunLoopTest, AnEmptyOutputDirectoryIsAnInputErrorAndNothingIsWritten) {
+  fs::create_directories(dir_);
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir_);
+  options_.out_dir = "";
+  FakeSimulator simulator;
+  bool wrote_extra = false;
+  EXPECT_THROW(run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_,
+                              [&](const fs::path&) { wrote_extra = true; }),
+               InputError);
+  fs::current_path(cwd);
+  EXPECT_FALSE(wrote_extra);
+  EXPECT_TRUE(fs::is_empty(dir_));
+  EXPECT_EQ(simulator.step_count(), 0);
+}
+
+class InterruptTest : public RunLoopTest, public testing::WithParamInterface<int> {};
+
+TEST_P(InterruptTest, ASignalStopsTheRunAfterTheStepAndTheSummarySaysSo) {
+  FakeSimulator simulator;
+  simulator.signal_at = 3;
+  simulator.signal = GetParam();
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_EQ(result.steps, 3);  // the step in progress is finished and written
+  const std::string name = GetParam() == SIGINT ? "SIGINT" : "SIGTERM";
+  EXPECT_EQ(result.error, "interrupted by " + name + " after step 3 (t = 0.03 s)");
+  EXPECT_EQ(read_rows(options_.out_dir / "stats.csv").size(), 3u);
+  EXPECT_EQ(read_rows(options_.out_dir / "trajectory.csv").size(), 4u * 2u);
+  const auto summary = read_json(options_.out_dir / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  EXPECT_EQ(summary["error"], result.error);
+  // The handler is gone with the run: the next run is not interrupted by the old signal.
+  FakeSimulator again;
+  options_.out_dir = dir_ / "again";
+  EXPECT_TRUE(run_simulation(two_body_scene(0.01, 0.05, std::nullopt), again, options_).completed);
+}
+
+INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, InterruptTest, testing::Values(SIGINT, SIGTERM));
+
+TEST_F(RunLoopTest, AnOutputFileThatCannotBeCreatedStopsTheRunNamingItAndTheSummarySaysWhy) {
+  fs::create_directories(options_.out_dir / "stats.csv");  // a directory where the file should go
+  FakeSimulator simulator;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_NE(result.error.find("stats.csv"), std::string::npos) << result.error;
+  EXPECT_NE(result.error.find("cannot create"), std::string::npos) << result.error;
+  EXPECT_EQ(simulator.step_count(), 0);
+  const auto summary = read_json(options_.out_dir / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  EXPECT_EQ(summary["steps"], 0);
+}
+
+TEST_F(RunLoopTest, AnInvertedBodyStopsTheRunNamingStepTimeAndBody) {
+  FakeSimulator simulator;
+  simulator.deform_from = 2;
+  simulator.deformed = Vec3(1.0, 1.0, -1.0).asDiagonal();  // mirrored: det A = −1
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_EQ(result.error.rfind("step 2 (t = 0.02 s): body 'right' is inverted", 0), 0u) << result.error;
+  EXPECT_EQ(read_rows(options_.out_dir / "stats.csv").size(), 2u);             // the step's row stays
+  EXPECT_EQ(read_rows(options_.out_dir / "trajectory.csv").size(), 2u * 2u);  // its frame does not
+}
+
+TEST_F(RunLoopTest, ADegenerateBodyIsInvertedToo) {
+  FakeSimulator simulator;
+  simulator.deform_from = 1;
+  simulator.deformed = Vec3(1.0, 1.0, 0.0).asDiagonal();  // flattened: det A = 0
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_NE(result.error.find("body 'right' is inverted"), std::string::npos) << result.error;
+}
+
+TEST_F(RunLoopTest, AStrainedBodyIsCountedAsAWarningEveryStepAndTheRunGoesOn) {
+  FakeSimulator simulator;
+  simulator.deform_from = 3;
+  simulator.deformed = Vec3(1.0, 1.5, 1.0).asDiagonal();  // stretched by 50 % along y
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  ASSERT_TRUE(result.completed) << result.error;
+  const auto rows = read_rows(options_.out_dir / "stats.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  for (int n = 1; n <= 5; ++n) EXPECT_EQ(rows[n - 1][13], n >= 3 ? "1" : "0") << "step " << n;
+  EXPECT_EQ(result.warnings, 3);
+  EXPECT_NEAR(result.max_strain, 0.5, 1e-12);
+  const auto summary = read_json(options_.out_dir / "summary.json");
+  EXPECT_EQ(summary["warnings"], 3);
+  EXPECT_NEAR(summary["max_strain"].get<double>(), 0.5, 1e-12);
+}
+
+TEST_F(RunLoopTest, ARotatedOrSlightlyStrainedBodyIsNoWarning) {
+  FakeSimulator simulator;
+  simulator.deform_from = 1;
+  simulator.deformed = Eigen::AngleAxisd(2.0, Vec3(1, 2, 3).normalized()).toRotationMatrix() * 1.05;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  ASSERT_TRUE(result.completed) << result.error;
+  EXPECT_EQ(result.warnings, 0);
+  EXPECT_NEAR(result.max_strain, 0.05, 1e-12);
+}
+
+TEST_F(RunLoopTest, ARunWhoseEveryStepHitTheIterationCapIsNotCompleted) {
+  FakeSimulator simulator;
+  simulator.capped = true;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_EQ(result.steps, 5);
+  EXPECT_NE(result.error.find("every step (5) ended without converging"), std::string::npos) << result.error;
+  EXPECT_EQ(read_json(options_.out_dir / "summary.json")["completed"], false);
 }
 
 }  // namespace

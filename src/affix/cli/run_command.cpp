@@ -31,6 +31,10 @@ void print_report(std::ostream& out, const RunResult& r) {
   out << '\n';
   out << "  min distance   " << (std::isfinite(r.min_distance) ? brief(r.min_distance) + " m" : "none near")
       << '\n';
+  if (r.warnings > 0) {
+    out << "  warnings       " << r.warnings << " (stats.csv column `warnings`; largest strain "
+        << brief(100.0 * r.max_strain) << " %)\n";
+  }
   out << "  completed      " << (r.completed ? "yes" : "no") << '\n';
 }
 

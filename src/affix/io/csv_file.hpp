@@ -10,12 +10,12 @@ namespace affix {
 
 class CsvFile {
  public:
-  /// Creates (truncates) `path` and writes `header` as its first line. Throws InputError when the file
-  /// cannot be created: the output location is the user's choice (`--out`).
+  /// Creates (truncates) `path` and writes `header` as its first line. Throws OutputError, naming the
+  /// file and the system's reason, when the file cannot be created.
   CsvFile(const std::filesystem::path& path, std::string_view header);
 
-  /// Appends `rows` (complete lines, each ending in '\n') and flushes. Throws std::runtime_error when
-  /// the write fails (disk full): a run's output is incomplete then and must not be taken for whole.
+  /// Appends `rows` (complete lines, each ending in '\n') and flushes. Throws OutputError when the
+  /// write fails (disk full): a run's output is incomplete then and must not be taken for whole.
   void write(const std::string& rows);
 
   const std::filesystem::path& path() const { return path_; }

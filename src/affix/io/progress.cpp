@@ -36,6 +36,10 @@ void ProgressLine::print(int steps_done, double time) {
   std::snprintf(text, sizeof text, "step %d/%d  t = %.4g s  %.3g ms/step", steps_done, total_steps_,
                 time, ms_per_step);
   std::string line = text;
+  if (capped_ > 0 || warnings_ > 0) {
+    std::snprintf(text, sizeof text, "  [%d capped, %d warnings]", capped_, warnings_);
+    line += text;
+  }
   const std::size_t length = line.size();
   // Spaces over whatever the previous, longer line left on screen.
   if (length < last_length_) line.append(last_length_ - length, ' ');

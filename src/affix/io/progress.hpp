@@ -1,7 +1,8 @@
 #pragma once
 // A one-line progress report for a person watching a terminal:
-//   step 120/500  t = 1.2 s  3.4 ms/step
-// rewritten in place with '\r', at most about ten times a second so that printing never slows a run
+//   step 120/500  t = 1.2 s  3.4 ms/step  [2 capped, 5 warnings]
+// (the bracket once a step has hit the iteration cap or counted a warning), rewritten in place with
+// '\r', at most about ten times a second so that printing never slows a run
 // of fast steps. Silent when the user asked for --quiet or when stderr is not a terminal (a log file
 // or a pipe would collect one line per update).
 #include <chrono>
@@ -24,6 +25,9 @@ class ProgressLine {
   /// least kInterval ago (the first update always prints).
   void update(int steps_done, double time);
 
+  /// Steps that hit the iteration cap and warnings counted so far, shown from the next print on.
+  void set_alerts(int capped_steps, int warnings) { capped_ = capped_steps, warnings_ = warnings; }
+
   /// Prints the final state and ends the line, so that what follows starts on a fresh line.
   void finish(int steps_done, double time);
 
@@ -38,7 +42,9 @@ class ProgressLine {
   bool printed_ = false;
   Clock::time_point start_;
   Clock::time_point last_print_;
-  std::size_t last_length_ = 0;  // characters of the previous line, to blank a longer leftover
+  std::size_t last_length_ = 0;
+  int capped_ = 0;
+  int warnings_ = 0;  // characters of the previous line, to blank a longer leftover
 };
 
 }  // namespace affix

@@ -1,15 +1,18 @@
-// The run loop behind run_simulation (run.hpp): step, write, repeat; summarise at the end.
+// The run loop behind run_simulation (run.hpp): step, check, write, repeat; summarise at the end.
 #include "affix/io/run.hpp"
 
 #include <chrono>
-#include <cmath>
+#include <iostream>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "affix/error.hpp"
 #include "affix/io/frame_schedule.hpp"
+#include "affix/io/interrupt.hpp"
 #include "affix/io/number_format.hpp"
+#include "affix/io/pose_check.hpp"
 #include "affix/io/progress.hpp"
 #include "affix/io/stats_writer.hpp"
 #include "affix/io/trajectory_writer.hpp"
@@ -18,19 +21,31 @@ namespace affix {
 
 namespace {
 
+namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Creates `dir` and its parents; an existing directory is fine, anything else in the way is not.
-void create_out_dir(const std::filesystem::path& dir) {
+/// Creates `dir` and its parents, and removes what an earlier run left there (run.hpp). Refuses an
+/// empty path, which would mean the current directory only by accident.
+void prepare_out_dir(const fs::path& dir) {
+  if (dir.empty()) throw InputError("--out: expected an output directory, got an empty path");
   std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error || !std::filesystem::is_directory(dir)) {
+  fs::create_directories(dir, error);
+  if (error || !fs::is_directory(dir)) {
     throw InputError(dir.string() + ": cannot create the output directory" +
                      (error ? " (" + error.message() + ")" : std::string()));
+  }
+  for (const char* name : kRunOutputFiles) {
+    const fs::path file = dir / name;
+    // A directory of that name is left alone: writing the file then fails, naming it.
+    if (fs::is_directory(fs::symlink_status(file))) continue;
+    fs::remove(file, error);
+    if (error) {
+      throw InputError(file.string() + ": cannot remove the earlier run's file (" + error.message() + ")");
+    }
   }
 }
 
@@ -41,25 +56,13 @@ std::vector<std::string> body_names(const Scene& scene) {
   return names;
 }
 
-/// A guard independent of the back-end: a NaN or infinite pose never reaches trajectory.csv; the run
-/// stops at the step that produced it instead.
-void check_finite(const std::vector<BodyPose>& poses, const Scene& scene, int step, double time) {
-  for (std::size_t b = 0; b < poses.size(); ++b) {
-    if (poses[b].p.allFinite() && poses[b].A.allFinite()) continue;
-    const std::string name = b < scene.bodies.size() ? scene.bodies[b].name : std::to_string(b);
-    throw SimulationError("step " + std::to_string(step) + " (t = " + format_shortest(time) +
-                          " s): body '" + name + "' has a non-finite pose (the state diverged)");
-  }
-}
-
 class RunLoop {
  public:
   RunLoop(const Scene& scene, Simulator& simulator, const RunOptions& options)
-      : scene_(scene),
-        simulator_(simulator),
+      : simulator_(simulator),
+        out_dir_(options.out_dir),
+        names_(body_names(scene)),
         schedule_(scene.settings.dt, scene.settings.duration, scene.settings.output_fps),
-        trajectory_(options.out_dir / "trajectory.csv", body_names(scene)),
-        stats_(options.out_dir / "stats.csv"),
         progress_(ProgressLine::for_stderr(schedule_.steps(), options.quiet)) {
     result_.scene = scene.name;
     result_.solver = simulator.name();
@@ -68,34 +71,73 @@ class RunLoop {
     result_.out_dir = options.out_dir;
   }
 
-  RunResult run() {
+  RunResult run(const std::function<void(const fs::path&)>& before_first_step) {
     const Clock::time_point start = Clock::now();
-    std::vector<StepStats> steps;
-    steps.reserve(static_cast<std::size_t>(schedule_.steps()));
     try {
+      if (before_first_step) before_first_step(out_dir_);
+      trajectory_.emplace(out_dir_ / "trajectory.csv", names_);
+      stats_.emplace(out_dir_ / "stats.csv");
       write_due_frames(0, simulator_.poses());
-      for (int n = 1; n <= schedule_.steps(); ++n) {
-        steps.push_back(take_step(n));
-        stats_.write_step(steps.back());
-        const std::vector<BodyPose> poses = simulator_.poses();
-        check_finite(poses, scene_, n, schedule_.step_time(n));
-        write_due_frames(n, poses);
-        progress_.update(n, schedule_.step_time(n));
-      }
-      result_.completed = true;
+      for (int n = 1; n <= schedule_.steps() && !interrupted(); ++n) advance(n);
+      result_.completed = result_.error.empty();
     } catch (const SimulationError& e) {
-      result_.completed = false;
-      result_.error = *e.what() ? e.what() : "step " + std::to_string(steps.size()) + ": simulation failed";
+      result_.error = step_context(step_) + e.what();
+    } catch (const OutputError& e) {
+      result_.error = e.what();
     }
-    const int taken = static_cast<int>(steps.size());
+    if (result_.completed && tally_.steps() > 0 && tally_.iteration_cap_hits() == tally_.steps()) {
+      result_.completed = false;
+      result_.error = "every step (" + std::to_string(tally_.steps()) +
+                      ") ended without converging (iteration cap or no descent), so no step is a "
+                      "solution of the equations of motion";
+    }
+    const int taken = tally_.steps();
     progress_.finish(taken, schedule_.step_time(taken));
     result_.wall_s = seconds_since(start);
-    summarize_steps(steps, result_);
+    tally_.fill(result_);
     result_.simulated_time = schedule_.step_time(taken);
     return result_;
   }
 
  private:
+  std::string step_context(int n) const {
+    return "step " + std::to_string(n) + " (t = " + format_shortest(schedule_.step_time(n)) + " s): ";
+  }
+
+  /// Ctrl-C or SIGTERM since the run began: stop here, after the step that was in progress.
+  bool interrupted() {
+    const int signal = InterruptGuard::signal_received();
+    if (signal == 0) return false;
+    result_.error = "interrupted by " + InterruptGuard::signal_name(signal) + " after step " +
+                    std::to_string(step_) + " (t = " + format_shortest(schedule_.step_time(step_)) + " s)";
+    return true;
+  }
+
+  /// Step n: advance, check every pose, write the statistics row, then (if the poses are sound) the
+  /// frames due. A failing check still leaves the step's row, so stats.csv shows what went wrong.
+  void advance(int n) {
+    step_ = n;
+    StepStats stats = take_step(n);
+    const std::vector<BodyPose> poses = simulator_.poses();
+    const PoseCheck check = check_poses(poses, names_);
+    stats.warnings += check.strained_bodies;
+    if (check.max_strain > result_.max_strain) result_.max_strain = check.max_strain;
+    if (check.strained_bodies > 0 && !warned_strain_) {
+      warned_strain_ = true;
+      std::cerr << "affix: warning: " << step_context(n) << "body '" << names_[check.most_strained]
+                << "' is strained by " << format_shortest(100.0 * check.max_strain)
+                << " % (a singular value of A is that far from 1; the limit for a stiff body is "
+                << format_shortest(100.0 * kStrainLimit)
+                << " %): raise its stiffness or lower the loads; later ones are counted in stats.csv\n";
+    }
+    tally_.add(stats);
+    stats_->write_step(stats);
+    if (!check.failure.empty()) throw SimulationError(check.failure);
+    write_due_frames(n, poses);
+    progress_.set_alerts(tally_.iteration_cap_hits(), tally_.warnings());
+    progress_.update(n, schedule_.step_time(n));
+  }
+
   /// Advances one step; the loop, not the back-end, owns the step index, its time n·dt and its timing.
   StepStats take_step(int n) {
     const Clock::time_point start = Clock::now();
@@ -109,25 +151,31 @@ class RunLoop {
   /// Writes every frame whose state is the one after step n (usually none or one).
   void write_due_frames(int n, const std::vector<BodyPose>& poses) {
     for (; next_frame_ < schedule_.frames() && schedule_.step_of_frame(next_frame_) == n; ++next_frame_) {
-      trajectory_.write_frame(next_frame_, schedule_.step_time(n), poses);
+      trajectory_->write_frame(next_frame_, schedule_.step_time(n), poses);
     }
   }
 
-  const Scene& scene_;
   Simulator& simulator_;
+  fs::path out_dir_;
+  std::vector<std::string> names_;
   FrameSchedule schedule_;
-  TrajectoryWriter trajectory_;
-  StatsWriter stats_;
+  std::optional<TrajectoryWriter> trajectory_;  // opened inside run(): a failure there is reported
+  std::optional<StatsWriter> stats_;
   ProgressLine progress_;
+  StepTally tally_;
   RunResult result_;
+  int step_ = 0;  // the step in progress, or the last one taken
   int next_frame_ = 0;
+  bool warned_strain_ = false;
 };
 
 }  // namespace
 
-RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOptions& options) {
-  create_out_dir(options.out_dir);
-  RunResult result = RunLoop(scene, simulator, options).run();
+RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOptions& options,
+                         const std::function<void(const fs::path&)>& before_first_step) {
+  prepare_out_dir(options.out_dir);
+  const InterruptGuard interrupt_guard;
+  RunResult result = RunLoop(scene, simulator, options).run(before_first_step);
   write_summary(options.out_dir / "summary.json", result);
   return result;
 }

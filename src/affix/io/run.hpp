@@ -1,11 +1,19 @@
 #pragma once
-// The run loop: a scene in, the three files of DESIGN §4 out (trajectory.csv, stats.csv, summary.json).
+// The run loop: a scene in, the files of DESIGN §4 out (trajectory.csv, stats.csv, summary.json).
 //
-// The CSV files are written as the run goes, flushed after every step, so that a run that dies keeps
-// everything up to its last step. A SimulationError ends the run early but not badly: the files stay,
-// summary.json records completed = false and the error (which says at which step and why), and the
-// result says the same. Anything else (bad input, an unwritable output directory) propagates.
+// The output never lies about what it holds:
+//   - before anything is written, the files of the output contract left in the directory by an
+//     earlier run are removed, so a run that stops early is never mixed with another run's files;
+//   - the CSV files are written as the run goes, flushed after every step, so a run that dies keeps
+//     everything up to its last step;
+//   - a run that cannot go on — a SimulationError (divergence, an inverted body), an output file that
+//     cannot be written (OutputError), SIGINT or SIGTERM (after the step in progress) — still writes
+//     summary.json with completed = false and the reason, which names the step and its time;
+//   - a run in which every step ended at the iteration cap has no converged step at all: it is not
+//     completed either.
+// Bad input (an empty or uncreatable output directory) throws InputError before anything is written.
 #include <filesystem>
+#include <functional>
 
 #include "affix/io/summary.hpp"
 #include "affix/scene/scene.hpp"
@@ -14,22 +22,31 @@
 namespace affix {
 
 struct RunOptions {
-  std::filesystem::path out_dir;  ///< created if missing; the three files are overwritten
+  std::filesystem::path out_dir;  ///< created if missing; the contract's files in it are replaced
   bool quiet = false;             ///< no progress line (there is none anyway when stderr is no tty)
 };
 
 /// The result of a run is its summary: completed, error, steps, wall_s and the rest (summary.hpp).
 using RunResult = RunSummary;
 
+/// The files a run writes into its output directory, and view.html, which `affix view` makes from
+/// them: all removed when a new run starts there.
+inline constexpr const char* kRunOutputFiles[] = {"trajectory.csv", "stats.csv", "summary.json",
+                                                  "meshes.json", "joints.csv", "contacts.csv", "view.html"};
+
 /// Builds the scene's simulator with make_simulator (its InputError propagates before anything is
-/// written), then runs it as below.
+/// written), then runs it as below, writing meshes.json before the first step.
 RunResult run_simulation(const Scene& scene, const RunOptions& options);
 
-/// Runs `simulator`, freshly built from `scene`, for the scene's duration: creates options.out_dir,
-/// writes frame 0, steps N = ceil(duration/dt − 1e-9) times writing every step's statistics and the
-/// frames the schedule asks for (frame_schedule.hpp), and writes summary.json at the end.
-/// Each step's `step`, `time` (n·dt) and `wall_ms` (timed around step()) are set by the loop, whatever
-/// the back-end reported. Throws InputError when the output directory or files cannot be created.
-RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOptions& options);
+/// Runs `simulator`, freshly built from `scene`, for the scene's duration: prepares options.out_dir
+/// (see above), calls `before_first_step(out_dir)` if given (extra files such as meshes.json; an
+/// OutputError there ends the run like any write error), writes frame 0, steps N times writing every
+/// step's statistics and the frames the schedule asks for (frame_schedule.hpp), and writes
+/// summary.json at the end. Each step's `step`, `time` (n·dt) and `wall_ms` (timed around step()) are
+/// set by the loop, whatever the back-end reported, and so is the step context of every error.
+/// Throws InputError when the output directory is empty, cannot be created or cleared, and
+/// OutputError when even summary.json cannot be written.
+RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOptions& options,
+                         const std::function<void(const std::filesystem::path&)>& before_first_step = {});
 
 }  // namespace affix

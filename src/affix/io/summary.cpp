@@ -1,13 +1,16 @@
 #include "affix/io/summary.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
-#include <stdexcept>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "affix/error.hpp"
 
 namespace affix {
 
@@ -31,29 +34,35 @@ nlohmann::ordered_json json_number(double value) {
 
 }  // namespace
 
-void summarize_steps(std::span<const StepStats> steps, RunSummary& summary) {
-  summary.steps = static_cast<int>(steps.size());
-  summary.median_ms = summary.max_ms = summary.mean_iterations = 0.0;
-  summary.max_iterations = summary.iteration_cap_hits = 0;
-  summary.max_joint_error = 0.0;
-  summary.min_distance = std::numeric_limits<double>::infinity();
-  if (steps.empty()) return;
+void StepTally::add(const StepStats& s) {
+  wall_ms_.push_back(s.wall_ms);
+  max_ms_ = std::max(max_ms_, s.wall_ms);
+  total_iterations_ += s.iterations;
+  max_iterations_ = std::max(max_iterations_, s.iterations);
+  iteration_cap_hits_ += s.hit_iteration_cap ? 1 : 0;
+  warnings_ += s.warnings;
+  // std::max/min would drop a NaN depending on argument order; a NaN error must show.
+  if (!(s.max_joint_error <= max_joint_error_)) max_joint_error_ = s.max_joint_error;
+  if (!(s.min_distance >= min_distance_)) min_distance_ = s.min_distance;
+}
 
-  std::vector<double> wall_ms;
-  wall_ms.reserve(steps.size());
-  double total_iterations = 0.0;
-  for (const StepStats& s : steps) {
-    wall_ms.push_back(s.wall_ms);
-    summary.max_ms = std::max(summary.max_ms, s.wall_ms);
-    total_iterations += s.iterations;
-    summary.max_iterations = std::max(summary.max_iterations, s.iterations);
-    summary.iteration_cap_hits += s.hit_iteration_cap ? 1 : 0;
-    // std::max/min would drop a NaN depending on argument order; a NaN error must show.
-    if (!(s.max_joint_error <= summary.max_joint_error)) summary.max_joint_error = s.max_joint_error;
-    if (!(s.min_distance >= summary.min_distance)) summary.min_distance = s.min_distance;
-  }
-  summary.median_ms = median(std::move(wall_ms));
-  summary.mean_iterations = total_iterations / static_cast<double>(steps.size());
+void StepTally::fill(RunSummary& summary) const {
+  const std::size_t n = wall_ms_.size();
+  summary.steps = static_cast<int>(n);
+  summary.median_ms = n > 0 ? median(wall_ms_) : 0.0;
+  summary.max_ms = max_ms_;
+  summary.mean_iterations = n > 0 ? total_iterations_ / static_cast<double>(n) : 0.0;
+  summary.max_iterations = max_iterations_;
+  summary.iteration_cap_hits = iteration_cap_hits_;
+  summary.warnings = warnings_;
+  summary.max_joint_error = max_joint_error_;
+  summary.min_distance = min_distance_;
+}
+
+void summarize_steps(std::span<const StepStats> steps, RunSummary& summary) {
+  StepTally tally;
+  for (const StepStats& s : steps) tally.add(s);
+  tally.fill(summary);
 }
 
 std::string summary_json(const RunSummary& s) {
@@ -76,16 +85,22 @@ std::string summary_json(const RunSummary& s) {
   json["planned_steps"] = s.planned_steps;
   json["bodies"] = s.bodies;
   json["out_dir"] = s.out_dir.string();
+  json["warnings"] = s.warnings;
+  json["max_strain"] = json_number(s.max_strain);
   // nlohmann prints doubles in their shortest round-trip form, so every number reads back exactly.
   // A name or message that is not valid UTF-8 gets U+FFFD where it breaks rather than an exception.
   return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n';
 }
 
 void write_summary(const std::filesystem::path& path, const RunSummary& summary) {
+  errno = 0;
   std::ofstream stream(path, std::ios::out | std::ios::trunc | std::ios::binary);
   stream << summary_json(summary);
   stream.flush();
-  if (!stream) throw std::runtime_error(path.string() + ": writing failed");
+  if (!stream) {
+    throw OutputError(path.string() + ": writing failed (" +
+                      (errno != 0 ? std::strerror(errno) : "unknown reason") + ")");
+  }
 }
 
 }  // namespace affix

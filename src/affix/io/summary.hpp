@@ -2,12 +2,15 @@
 // summary.json (DESIGN §4): one object describing a finished (or failed) run. The contract keys are
 //   scene, solver, steps, wall_s, median_ms, max_ms, max_joint_error, min_distance, completed, error
 // and these follow:
-//   mean_iterations, max_iterations, iteration_cap_hits, simulated_time, planned_steps, bodies, out_dir
+//   mean_iterations, max_iterations, iteration_cap_hits, simulated_time, planned_steps, bodies, out_dir,
+//   warnings, max_strain
 // JSON has no infinity or NaN: a non-finite number is written as null. That is how min_distance reads
 // when nothing ever came near (its stats.csv value is `inf`). `error` is null for a completed run.
 #include <filesystem>
 #include <span>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "affix/solvers/simulator.hpp"
 
@@ -31,16 +34,40 @@ struct RunSummary {
   bool completed = false;
   std::string error;             ///< why the run stopped early; empty when completed
   std::filesystem::path out_dir;
+  int warnings = 0;              ///< sum of the steps' counted numerical events (StepStats::warnings)
+  double max_strain = 0.0;       ///< largest max|σ(A) − 1| of any body after any step (pose_check.hpp)
 };
 
-/// Fills the per-step aggregates of `summary` (steps, median_ms, max_ms, iteration counts,
+/// The per-step aggregates of a run, gathered as it goes: a long run keeps one number per step (its
+/// wall time, for the median), not every step's statistics.
+class StepTally {
+ public:
+  void add(const StepStats& step);
+  /// Sets steps, median_ms, max_ms, iteration counts, warnings, max_joint_error and min_distance.
+  void fill(RunSummary& summary) const;
+  int steps() const { return static_cast<int>(wall_ms_.size()); }
+  int iteration_cap_hits() const { return iteration_cap_hits_; }
+  int warnings() const { return warnings_; }
+
+ private:
+  std::vector<double> wall_ms_;
+  double max_ms_ = 0.0;
+  double total_iterations_ = 0.0;
+  int max_iterations_ = 0;
+  int iteration_cap_hits_ = 0;
+  int warnings_ = 0;
+  double max_joint_error_ = 0.0;
+  double min_distance_ = std::numeric_limits<double>::infinity();
+};
+
+/// Fills the per-step aggregates of `summary` (steps, median_ms, max_ms, iteration counts, warnings,
 /// max_joint_error, min_distance) from every step's statistics.
 void summarize_steps(std::span<const StepStats> steps, RunSummary& summary);
 
 /// The JSON text of summary.json, keys in the order above, two-space indented.
 std::string summary_json(const RunSummary& summary);
 
-/// Writes summary_json(summary) to `path`. Throws std::runtime_error when the file cannot be written.
+/// Writes summary_json(summary) to `path`. Throws OutputError when the file cannot be written.
 void write_summary(const std::filesystem::path& path, const RunSummary& summary);
 
 }  // namespace affix

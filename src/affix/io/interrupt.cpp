@@ -1,0 +1,46 @@
+#include "affix/io/interrupt.hpp"
+
+#include <csignal>
+#include <memory>
+
+namespace affix {
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_signal(int signal) {
+  g_signal = signal;
+  std::signal(signal, SIG_DFL);  // async-signal-safe; the next one of the same kind ends the process
+}
+
+}  // namespace
+
+struct InterruptGuard::Previous {
+  struct sigaction interrupt, terminate;
+};
+
+InterruptGuard::InterruptGuard() : previous_(std::make_unique<Previous>()) {
+  g_signal = 0;
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // a write that the signal interrupts resumes instead of failing
+  sigaction(SIGINT, &action, &previous_->interrupt);
+  sigaction(SIGTERM, &action, &previous_->terminate);
+}
+
+InterruptGuard::~InterruptGuard() {
+  sigaction(SIGINT, &previous_->interrupt, nullptr);
+  sigaction(SIGTERM, &previous_->terminate, nullptr);
+}
+
+int InterruptGuard::signal_received() { return g_signal; }
+
+std::string InterruptGuard::signal_name(int signal) {
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(signal);
+}
+
+}  // namespace affix
