@@ -1,8 +1,10 @@
 #include "affix/scene/body_reader.hpp"
 
 #include <numbers>
+#include <optional>
 #include <string>
 
+#include "affix/math/normalize.hpp"
 #include "affix/scene/shape_reader.hpp"
 
 namespace affix {
@@ -13,15 +15,17 @@ constexpr const char* kRotationForms = "a quaternion [w, x, y, z] or {\"axis\": 
 
 Quat read_quaternion(const JsonReader& value) {
   const auto c = value.array(4);
-  Quat q(c[0].number(), c[1].number(), c[2].number(), c[3].number());
-  if (!(q.norm() > 0.0)) value.expected("a non-zero quaternion [w, x, y, z]");
-  return q.normalized();
+  const std::optional<Quat> q =
+      normalized_quaternion(Quat(c[0].number(), c[1].number(), c[2].number(), c[3].number()));
+  if (!q) value.expected("a non-zero quaternion [w, x, y, z]");
+  return *q;
 }
 
 Quat read_axis_angle(const JsonReader& value) {
   const ObjectReader obj(value, {"axis", "angle_deg"});
   const Vec3 axis = obj.at("axis").direction();
   const double angle = obj.at("angle_deg").number() * std::numbers::pi / 180.0;
+  // The axis is unit length already, so the quaternion is too, up to rounding.
   return Quat(Eigen::AngleAxisd(angle, axis)).normalized();
 }
 

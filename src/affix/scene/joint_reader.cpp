@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "affix/math/excerpt.hpp"
+
 namespace affix {
 
 namespace {
@@ -151,7 +153,7 @@ void read_bodies(const ObjectReader& obj, const Scene& scene, JointDef& joint) {
     const std::string name = value.non_empty_string();
     if (name == "world" && !world_allowed) value.expected("a body name (only body2 may be \"world\")");
     const std::optional<int> index = scene.body_index(name);
-    if (!index) value.fail("unknown body '" + name + "' (expected the name of one of the bodies)");
+    if (!index) value.fail("unknown body '" + excerpt(name) + "' (expected the name of one of the bodies)");
     return std::pair{name, *index};
   };
   std::tie(joint.body1, joint.body1_index) = resolve(obj.at("body1"), false);

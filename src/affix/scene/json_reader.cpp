@@ -6,12 +6,63 @@
 #include <utility>
 
 #include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
+#include "affix/math/normalize.hpp"
 
 namespace affix {
 
 namespace {
 
-constexpr std::size_t kMaxRenderedLength = 40;  // keeps a message on one readable line
+// A rendered value stays short, whatever the document holds: a message is one readable line, and the
+// work of rendering is bounded too (a value may be nested thousands of levels deep, or be 10 MB of text,
+// and nlohmann's dump() would recurse through, and copy, all of it).
+constexpr std::size_t kMaxRenderedLength = 60;
+constexpr int kMaxRenderedDepth = 2;  // deeper arrays and objects show as [...] and {...}
+
+/// Appends a rendering of `value` to `out`, stopping early once `out` is longer than the limit.
+void render_into(const nlohmann::json& value, int depth, std::string& out) {
+  using Type = nlohmann::json::value_t;
+  const bool is_array = value.type() == Type::array;
+  switch (value.type()) {
+    case Type::string:
+      out += '"' + excerpt(value.get_ref<const std::string&>(), kMaxRenderedLength) + '"';
+      return;
+    case Type::number_float: {
+      // JSON itself cannot hold inf or NaN, but an overflowing literal (1e999) parses to inf.
+      const double v = value.get<double>();
+      out += std::isnan(v) ? "nan" : std::isinf(v) ? (v > 0 ? "inf" : "-inf") : value.dump();
+      return;
+    }
+    case Type::array:
+    case Type::object: break;
+    default: out += value.dump(); return;  // null, boolean, integer: short
+  }
+  const char* brackets = is_array ? "[]" : "{}";
+  if (value.empty()) {
+    out += brackets;
+    return;
+  }
+  if (depth >= kMaxRenderedDepth) {
+    out += brackets[0] + std::string("...") + brackets[1];
+    return;
+  }
+  out += brackets[0];
+  bool first = true;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (out.size() > kMaxRenderedLength) break;  // the caller cuts here anyway
+    if (!first) out += ", ";
+    first = false;
+    if (!is_array) out += '"' + excerpt(it.key(), kMaxRenderedLength) + "\": ";
+    render_into(it.value(), depth + 1, out);
+  }
+  out += brackets[1];
+}
+
+/// `text` cut to `length` bytes (not inside a UTF-8 sequence) with "..." appended.
+std::string cut(std::string text, std::size_t length) {
+  if (text.size() <= length) return text;
+  return text.substr(0, utf8_prefix_length(text, length - 3)) + "...";
+}
 
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
@@ -42,14 +93,10 @@ void JsonReader::expected(std::string_view what) const {
 }
 
 std::string JsonReader::render() const {
-  // JSON itself cannot hold inf or NaN, but an overflowing literal (1e999) parses to inf.
-  if (value_->is_number_float() && !std::isfinite(value_->get<double>())) {
-    const double v = value_->get<double>();
-    return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
-  }
-  std::string text = value_->dump();
-  if (text.size() > kMaxRenderedLength) text = text.substr(0, kMaxRenderedLength - 3) + "...";
-  return text;
+  std::string text;
+  render_into(*value_, 0, text);
+  // A lone string is already cut by excerpt(), which says how long it was; cut the rest here.
+  return value_->is_string() ? text : cut(std::move(text), kMaxRenderedLength);
 }
 
 double JsonReader::number() const {
@@ -111,10 +158,9 @@ Vec3 JsonReader::vec3() const {
 }
 
 Vec3 JsonReader::direction() const {
-  const Vec3 v = vec3();
-  const double n = v.norm();
-  if (!(n > 0.0) || !std::isfinite(n)) expected("a non-zero vector");
-  return v / n;
+  const std::optional<Vec3> unit = normalized_direction(vec3());
+  if (!unit) expected("a non-zero vector");
+  return *unit;
 }
 
 std::vector<JsonReader> JsonReader::array(std::optional<std::size_t> size) const {
@@ -137,7 +183,9 @@ JsonReader JsonReader::child(std::string_view key) const {
 }
 
 std::string JsonReader::child_path(std::string_view key) const {
-  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  // The key is user text when it is an unknown field: cut, so that the path stays readable.
+  const std::string name = excerpt(key);
+  return path_.empty() ? name : path_ + "." + name;
 }
 
 JsonReader JsonReader::element(std::size_t index) const {

@@ -3,15 +3,16 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
 
 #include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
 #include "affix/scene/body_reader.hpp"
 #include "affix/scene/joint_reader.hpp"
 #include "affix/scene/json_reader.hpp"
+#include "affix/scene/json_text.hpp"
 #include "affix/scene/settings_reader.hpp"
 
 namespace affix {
@@ -34,56 +35,6 @@ std::string read_text(const std::filesystem::path& file) {
   return text.str();
 }
 
-/// nlohmann reports a 1-based byte offset; people want the line and column of that byte.
-std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
-  const std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
-  std::size_t line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, end - line_start + 1};
-}
-
-/// nlohmann's message without its "[json.exception...] parse error at ...: " prefix.
-std::string parse_reason(const nlohmann::json::parse_error& e) {
-  const std::string what = e.what();
-  const std::size_t at = what.find("parse error");
-  const std::size_t colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
-  return colon == std::string::npos ? what : what.substr(colon + 2);
-}
-
-std::string position_of(const std::string& text, std::size_t byte) {
-  const auto [line, column] = line_and_column(text, byte);
-  return " at line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
-/// A number too large for a double ("number overflow parsing '1e999'") comes without a position:
-/// find the quoted literal in the text instead.
-std::string overflow_position(const std::string& text, const std::string& reason) {
-  const std::size_t open = reason.find('\'');
-  const std::size_t close = reason.rfind('\'');
-  if (open == std::string::npos || close <= open + 1) return "";
-  const std::size_t at = text.find(reason.substr(open + 1, close - open - 1));
-  return at == std::string::npos ? "" : position_of(text, at + 1);
-}
-
-nlohmann::json parse_json(const std::string& text, const std::filesystem::path& file) {
-  const std::string invalid = file.string() + ": invalid JSON";
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(invalid + position_of(text, e.byte) + ": " + parse_reason(e));
-  } catch (const nlohmann::json::out_of_range& e) {
-    const std::string what = e.what();
-    const std::string reason = what.substr(what.find("] ") + 2);
-    throw InputError(invalid + overflow_position(text, reason) + ": " + reason);
-  }
-}
-
 Ground read_ground(const JsonReader& value) {
   const ObjectReader obj(value, {"height", "friction", "damping"});
   Ground ground;
@@ -100,7 +51,7 @@ ForceDef read_force(const JsonReader& value, const Scene& scene) {
   force.body = body.non_empty_string();
   const std::optional<int> index = scene.body_index(force.body);
   if (!index || *index < 0) {
-    body.fail("unknown body '" + force.body + "' (expected the name of one of the bodies)");
+    body.fail("unknown body '" + excerpt(force.body) + "' (expected the name of one of the bodies)");
   }
   force.body_index = *index;
   if (!obj.has("force") && !obj.has("torque")) value.expected("at least one of force and torque");
@@ -160,7 +111,7 @@ Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file)
 }
 
 Scene load_scene(const std::filesystem::path& file) {
-  return parse_scene(parse_json(read_text(file), file), file);
+  return parse_scene(parse_json_text(read_text(file), file), file);
 }
 
 }  // namespace affix
