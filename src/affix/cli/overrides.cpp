@@ -6,6 +6,8 @@
 
 #include "affix/error.hpp"
 #include "affix/io/number_format.hpp"
+#include "affix/math/excerpt.hpp"
+#include "affix/scene/time_steps.hpp"
 #include "affix/solvers/simulator.hpp"
 
 namespace affix::cli {
@@ -25,7 +27,22 @@ void require_known_solver(const std::string& solver) {
   if (std::find(names.begin(), names.end(), solver) != names.end()) return;
   std::string known;
   for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
-  throw InputError("--solver " + solver + ": unknown solver (expected one of: " + known + ")");
+  throw InputError("--solver " + excerpt(solver) + ": unknown solver (expected one of: " + known + ")");
+}
+
+/// The step and frame limits of the scene file (scene/time_steps.hpp), reported against the option
+/// that was given: --duration when both were.
+void require_within_limits(const SettingsOverrides& overrides, const Settings& settings) {
+  if (!overrides.dt && !overrides.duration) return;  // the file's own values were checked on reading
+  const std::string option = overrides.duration ? "--duration " + format_shortest(settings.duration)
+                                                : "--dt " + format_shortest(settings.dt);
+  if (auto breach = step_limit_breach(settings.duration, settings.dt)) {
+    throw InputError(option + ": " + *breach);
+  }
+  if (!settings.output_fps) return;
+  if (auto breach = frame_limit_breach(settings.duration, *settings.output_fps)) {
+    throw InputError(option + ": " + *breach + " (settings.output_fps)");
+  }
 }
 
 }  // namespace
@@ -49,6 +66,7 @@ void apply_overrides(const SettingsOverrides& overrides, Settings& settings) {
                        format_shortest(1.0 / settings.dt) + " (lower --dt or output_fps)");
     }
   }
+  require_within_limits(overrides, settings);
 }
 
 }  // namespace affix::cli

@@ -1,6 +1,7 @@
 #pragma once
 // `affix run` options that replace a scene file's settings. They are held to the same rules as the
-// file (dt > 0, duration > 0, a known solver, output_fps ≤ 1/dt), and a breach is reported against
+// file (dt > 0, duration > 0, a known solver, output_fps ≤ 1/dt, at most kMaxSteps steps and output
+// frames, scene/time_steps.hpp), and a breach is reported against
 // the option, not the file, because the option is what the user has to change.
 #include <optional>
 #include <string>

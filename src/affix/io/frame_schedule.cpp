@@ -22,11 +22,6 @@ int last_step_not_after(double t, double dt, int steps) {
 
 }  // namespace
 
-int step_count(double duration, double dt) {
-  assert(dt > 0.0 && duration > 0.0);
-  return static_cast<int>(std::ceil(duration / dt - 1e-9));
-}
-
 FrameSchedule::FrameSchedule(double dt, double duration, std::optional<double> output_fps)
     : dt_(dt), steps_(step_count(duration, dt)) {
   assert(!output_fps || *output_fps > 0.0);

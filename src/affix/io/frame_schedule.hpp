@@ -1,23 +1,22 @@
 #pragma once
 // Which states of a run become frames of trajectory.csv (DESIGN §4).
 //
-// A run takes N = ceil(duration/dt − 1e-9) steps; step n leaves the state at time n·dt (step 0 is the
-// initial state). Output frames sit at times k/output_fps for k = 0, 1, … while k/output_fps ≤
-// duration·(1 + 1e-12). Frame k is the state after the last step whose time is ≤ k/output_fps — never
+// A run takes N = max(1, ceil(duration/dt − 1e-9)) steps (scene/time_steps.hpp); step n leaves the
+// state at time n·dt (step 0 is the initial state). Output frames sit at times k/output_fps for
+// k = 0, 1, … while k/output_fps ≤ duration·(1 + 1e-12). Frame k is the state after the last step whose time is ≤ k/output_fps — never
 // an interpolation — where "≤" allows a relative 1e-9, so that output_fps = 1/dt writes every step even
 // though k/fps and n·dt round differently. Without output_fps every step is a frame.
 #include <optional>
 #include <vector>
 
-namespace affix {
+#include "affix/scene/time_steps.hpp"  // step_count, and the limit the readers hold runs to
 
-/// N = ceil(duration/dt − 1e-9): the 1e-9 keeps a duration that is a whole number of steps, such as
-/// 1.0 / 0.01 = 100.00000000000001, from taking one step too many.
-int step_count(double duration, double dt);
+namespace affix {
 
 class FrameSchedule {
  public:
-  /// dt > 0, duration > 0, output_fps > 0 when set (the scene loader and the CLI validate these).
+  /// dt > 0, duration > 0, output_fps > 0 when set, and at most kMaxSteps steps and frames (the scene
+  /// loader and the CLI validate these).
   FrameSchedule(double dt, double duration, std::optional<double> output_fps);
 
   int steps() const { return steps_; }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "affix/scene/time_steps.hpp"
+
 namespace affix {
 
 namespace {
@@ -52,12 +54,13 @@ IpcSettings read_ipc(const JsonReader& value) {
 }
 
 /// A frame is written at most once per step, so more frames per second than steps makes no sense.
-double read_output_fps(const JsonReader& value, double dt) {
+double read_output_fps(const JsonReader& value, const Settings& settings) {
   const double fps = value.positive();
   constexpr double kRelativeTolerance = 1e-9;  // 1/dt is rarely exact in binary
-  if (fps * dt > 1.0 + kRelativeTolerance) {
-    value.expected("a frame rate no greater than 1/dt = " + nlohmann::json(1.0 / dt).dump());
+  if (fps * settings.dt > 1.0 + kRelativeTolerance) {
+    value.expected("a frame rate no greater than 1/dt = " + nlohmann::json(1.0 / settings.dt).dump());
   }
+  if (auto breach = frame_limit_breach(settings.duration, fps)) value.fail(*breach);
   return fps;
 }
 
@@ -68,10 +71,14 @@ Settings read_settings(const JsonReader& value) {
   Settings settings;
   if (auto v = obj.find("dt")) settings.dt = v->positive();
   if (auto v = obj.find("duration")) settings.duration = v->positive();
+  if (auto breach = step_limit_breach(settings.duration, settings.dt)) {
+    // Both fields make the count; the duration is the one named when given, as the usual culprit.
+    (obj.has("duration") ? obj.at("duration") : obj.at("dt")).fail(*breach);
+  }
   if (auto v = obj.find("gravity")) settings.gravity = v->vec3();
   if (auto v = obj.find("solver")) settings.solver = read_solver(*v);
   if (auto v = obj.find("integrator")) settings.integrator = read_integrator(*v);
-  if (auto v = obj.find("output_fps")) settings.output_fps = read_output_fps(*v, settings.dt);
+  if (auto v = obj.find("output_fps")) settings.output_fps = read_output_fps(*v, settings);
   if (auto v = obj.find("ipc")) settings.ipc = read_ipc(*v);
   return settings;
 }
