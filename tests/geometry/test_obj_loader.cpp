@@ -140,6 +140,24 @@ TEST_F(ObjLoader, MissingFileIsAnError) {
   EXPECT_EQ(load_error(dir_), "not a regular file");
 }
 
+TEST_F(ObjLoader, NonNumbersAreRefusedNotReadAsZero) {
+  // tinyobjloader alone reads each of these as a vertex with a 0 in it, and the mesh changes silently.
+  for (const std::string vertex : {"v nan 0 0", "v inf 1 2", "v abc 0 0", "v 1 1"}) {
+    SCOPED_TRACE(vertex);
+    const fs::path path = write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n" + vertex + "\nf 1 3 2\nf 1 2 4\n" +
+                                               "f 1 4 3\nf 2 3 4\n");
+    const std::string message = load_error(path);
+    EXPECT_EQ(message.rfind(path.string() + " line 4: expected ", 0), 0u) << message;
+  }
+}
+
+TEST_F(ObjLoader, FaceIndexOutOfRangeIsRefused) {
+  // A quad with a bad index was dropped by tinyobjloader with only a warning.
+  const fs::path path = write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3 9\n");
+  EXPECT_NE(load_error(path).find(" line 5: expected a vertex index from 1 to 4"), std::string::npos)
+      << load_error(path);
+}
+
 TEST_F(ObjLoader, BadScaleIsRefused) {
   const fs::path path = write("cube.obj", kCubeWithDuplicatedVertices);
   EXPECT_THROW(load_obj(path, Vec3(1.0, 0.0, 1.0)), std::invalid_argument);

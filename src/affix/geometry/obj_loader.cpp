@@ -1,10 +1,17 @@
 #include "affix/geometry/obj_loader.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include <tiny_obj_loader.h>
+
+#include "affix/geometry/obj_syntax.hpp"
+#include "affix/math/excerpt.hpp"
 
 namespace affix {
 
@@ -16,17 +23,28 @@ std::string first_line(const std::string& text) {
   return line.empty() ? "unknown parse error" : line;
 }
 
-tinyobj::ObjReader parse(const std::filesystem::path& file) {
+std::string read_text(const std::filesystem::path& file) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(file, error)) {
     throw std::runtime_error(std::filesystem::exists(file, error) ? "not a regular file" : "no such file");
   }
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) throw std::runtime_error(std::string("cannot read the OBJ file: ") + std::strerror(errno));
+  return text.str();
+}
+
+tinyobj::ObjReader parse(const std::filesystem::path& file) {
+  const std::string text = read_text(file);
+  // The strict check first: tinyobjloader would turn what it cannot read into zeros.
+  if (auto error = find_obj_syntax_error(text)) throw std::runtime_error(file.string() + " " + *error);
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
   config.vertex_color = false;
   tinyobj::ObjReader reader;
-  if (!reader.ParseFromFile(file.string(), config)) {
-    throw std::runtime_error("cannot read the OBJ file: " + first_line(reader.Error()));
+  if (!reader.ParseFromString(text, "", config)) {
+    throw std::runtime_error("cannot read the OBJ file: " + excerpt(first_line(reader.Error())));
   }
   return reader;
 }

@@ -13,8 +13,10 @@ namespace affix {
 /// every face, so that outward faces stay outward. Normals, texture coordinates, lines, points and
 /// materials are ignored.
 ///
-/// Throws std::runtime_error with a short reason (the caller adds the file and JSON path) when the file
-/// cannot be read or parsed or has no faces, and std::invalid_argument for a zero or non-finite scale.
+/// Throws std::runtime_error with a short reason (the caller adds the JSON path) when the file cannot be
+/// read or parsed or has no faces — a vertex that is not three finite numbers, or a face index out of
+/// range, is reported as "<file> line L: expected …, got '<token>'" (find_obj_syntax_error) — and
+/// std::invalid_argument for a zero or non-finite scale.
 /// The result is not validated: see find_mesh_defect.
 TriangleMesh load_obj(const std::filesystem::path& file, const Vec3& scale = Vec3::Ones());
 
