@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -181,6 +182,34 @@ TEST(MassProperties, CurvedPrimitivesConvergeAsResolutionDoubles) {
       previous = error;
     }
   }
+}
+
+TEST(MassDefect, UsableMassAndInertiaPass) {
+  EXPECT_EQ(find_mass_defect(1.0, Mat3::Identity()), std::nullopt);
+  EXPECT_EQ(find_mass_defect(1e300, 1e299 * Mat3::Identity()), std::nullopt);
+  EXPECT_EQ(find_mass_defect(1e-300, Vec3(1e-301, 1e-301, 1e-301 * 0.5e12).asDiagonal().toDenseMatrix()),
+            std::nullopt);  // ratio 2e-12
+}
+
+TEST(MassDefect, MassMustBeFiniteNormalAndPositive) {
+  for (const double mass : {0.0, -1.0, 5e-324, 1e-310, std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::quiet_NaN()}) {
+    EXPECT_EQ(find_mass_defect(mass, Mat3::Identity()), "a finite, normal, positive mass") << mass;
+  }
+}
+
+TEST(MassDefect, InertiaMustBeFinitePositiveAndWellConditioned) {
+  const auto diagonal = [](double a, double b, double c) { return Vec3(a, b, c).asDiagonal().toDenseMatrix(); };
+  EXPECT_EQ(find_mass_defect(1.0, diagonal(1.0, std::numeric_limits<double>::infinity(), 1.0)),
+            "finite moments of inertia");
+  EXPECT_EQ(find_mass_defect(1.0, diagonal(1.0, std::numeric_limits<double>::quiet_NaN(), 1.0)),
+            "finite moments of inertia");
+  for (const Mat3& bad : {diagonal(0.0, 1.0, 1.0), diagonal(-1e-3, 1.0, 1.0), diagonal(1.0, 1.0, 1e13)}) {
+    const auto defect = find_mass_defect(1.0, bad);
+    ASSERT_TRUE(defect);
+    EXPECT_NE(defect->find("smallest/largest ≥ 1e-12"), std::string::npos) << *defect;
+  }
+  EXPECT_EQ(kMinInertiaRatio, 1e-12);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // several resolutions, and bad parameters are refused.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -104,6 +105,34 @@ TEST(Primitives, RefuseBadParameters) {
   EXPECT_THROW(make_torus(1.0, 1.0, 16), std::invalid_argument);  // the tube would reach the axis
   EXPECT_THROW(make_torus(1.0, 0.0, 16), std::invalid_argument);
   EXPECT_THROW(make_torus(1.0, 0.2, 2), std::invalid_argument);
+}
+
+
+TEST(Primitives, TriangleCountsFromTheFormulaMatchTheMeshes) {
+  // The formulas let a scene refuse a resolution before anything is allocated, so they must be exact.
+  for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 33, 64}) {
+    SCOPED_TRACE(n);
+    EXPECT_EQ(box_triangle_count(n), static_cast<std::int64_t>(make_box({1.0, 2.0, 3.0}, n).faces.size()));
+    if (n < 3) continue;
+    EXPECT_EQ(sphere_triangle_count(n), static_cast<std::int64_t>(make_sphere(0.5, n).faces.size()));
+    EXPECT_EQ(capsule_triangle_count(2.0, n),
+              static_cast<std::int64_t>(make_capsule(0.5, 2.0, n).faces.size()));
+    EXPECT_EQ(capsule_triangle_count(0.0, n),
+              static_cast<std::int64_t>(make_capsule(0.5, 0.0, n).faces.size()));
+    EXPECT_EQ(cylinder_triangle_count(n), static_cast<std::int64_t>(make_cylinder(0.5, 2.0, n).faces.size()));
+    EXPECT_EQ(torus_triangle_count(n), static_cast<std::int64_t>(make_torus(1.0, 0.25, n).faces.size()));
+  }
+  // Without overflow far beyond any resolution a scene allows.
+  EXPECT_EQ(box_triangle_count(100'000'000), 12LL * 100'000'000 * 100'000'000);
+  EXPECT_EQ(sphere_triangle_count(2'000'000'000), 2LL * 2'000'000'000 * (1'000'000'000 - 1));
+}
+
+TEST(Primitives, FineBoxNeedsMemoryForItsSurfaceOnly) {
+  // Indexing the whole (n+1)³ lattice took 4 GB at n = 1000; the surface needs O(n²).
+  const TriangleMesh box = make_box({1.0, 1.0, 1.0}, 300);
+  EXPECT_EQ(box.faces.size(), 12u * 300 * 300);
+  EXPECT_EQ(box.vertices.size(), 6u * 300 * 300 + 2);  // V = E − F + 2 with E = 3F/2
+  EXPECT_EQ(find_mesh_defect(box), std::nullopt);
 }
 
 }  // namespace

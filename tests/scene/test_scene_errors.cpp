@@ -7,6 +7,8 @@
 
 #include "affix/error.hpp"
 #include "affix/scene/scene_loader.hpp"
+#include "affix/scene/shape_reader.hpp"
+#include "affix/scene/time_steps.hpp"
 #include "scene/scene_files.hpp"
 
 namespace affix {
@@ -172,6 +174,24 @@ TEST(SceneErrors, BadSettingsValues) {
   expect_error(scene_with(R"(, "ground": { "friction": -1 })"), "ground.friction", "non-negative");
 }
 
+TEST(SceneErrors, MoreStepsThanTheLimit) {
+  // 3·10⁹ steps showed as −2147483648 in `affix info`; the field named is duration when given.
+  expect_error(scene_with(R"(, "settings": { "dt": 1e-3, "duration": 3e6 })"), "settings.duration",
+               "expected at most 1000000000 steps");
+  expect_error(scene_with(R"(, "settings": { "dt": 1e-12 })"), "settings.dt", "at most 1000000000 steps");
+  expect_error(scene_with(R"(, "settings": { "dt": 5e-324, "duration": 1e308 })"), "settings.duration",
+               "steps");
+  // Exactly the limit is fine: 10⁷ s at dt = 0.01 is 10⁹ steps ...
+  TempDir dir;
+  const Scene at_limit = load_scene(dir.write("s.json", scene_with(R"(, "settings": { "dt": 0.01, "duration": 1e7 })")));
+  EXPECT_EQ(step_count(at_limit.settings.duration, at_limit.settings.dt), kMaxSteps);
+  // ... but writing every one of them and the initial state is one frame too many.
+  expect_error(scene_with(R"(, "settings": { "dt": 0.01, "duration": 1e7, "output_fps": 100 })"),
+               "settings.output_fps", "at most 1000000000 output frames");
+  EXPECT_NO_THROW(
+      load_scene(dir.write("t.json", scene_with(R"(, "settings": { "dt": 0.01, "duration": 1e7, "output_fps": 50 })"))));
+}
+
 // ---------------------------------------------------------------- bodies
 
 TEST(SceneErrors, NonPositiveMass) {
@@ -242,6 +262,28 @@ TEST(SceneErrors, BadShapes) {
   expect_error(
       body_scene(R"({ "name": "a", "shape": { "mesh": { "file": "m.obj", "scale": [1, -1, 1] } } })"),
       "bodies[0].shape.mesh.scale[1]", "positive");
+}
+
+TEST(SceneErrors, ResolutionAboveTheLimit) {
+  // 2e9 allocated until the machine ran out of memory, 1e4 threw std::bad_alloc.
+  TempDir dir;
+  for (const std::string shape : {R"("box": [1, 1, 1])", R"("sphere": 1)",
+                                  R"("capsule": { "radius": 1, "length": 1 })",
+                                  R"("cylinder": { "radius": 1, "length": 1 })",
+                                  R"("torus": { "major": 1, "minor": 0.5 })"}) {
+    SCOPED_TRACE(shape);
+    const auto body = [&](const std::string& resolution) {
+      return body_scene(R"({ "name": "a", "shape": { )" + shape + R"(, "resolution": )" + resolution + " } }");
+    };
+    for (const std::string resolution : {"1001", "10000", "2000000000"}) {
+      expect_error(body(resolution), "bodies[0].shape.resolution", "to 1000, got " + resolution);
+    }
+    expect_error(body("2147483648"), "bodies[0].shape.resolution", "32-bit");
+    EXPECT_NO_THROW(load_scene(dir.write("s.json", body("1000"))));
+  }
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1, "resolution": 2e9 } })"),
+               "bodies[0].shape.resolution", "an integer");
+  EXPECT_EQ(kMaxResolution, 1000);
 }
 
 // ---------------------------------------------------------------- joints

@@ -25,12 +25,33 @@ struct Mesher {
   TriangleMesh operator()(const MeshShape& s) const { return load_obj(s.file, s.scale); }
 };
 
+struct TriangleCounter {
+  std::optional<std::int64_t> operator()(const BoxShape& s) const { return box_triangle_count(s.resolution); }
+  std::optional<std::int64_t> operator()(const SphereShape& s) const {
+    return sphere_triangle_count(s.resolution);
+  }
+  std::optional<std::int64_t> operator()(const CapsuleShape& s) const {
+    return capsule_triangle_count(s.length, s.resolution);
+  }
+  std::optional<std::int64_t> operator()(const CylinderShape& s) const {
+    return cylinder_triangle_count(s.resolution);
+  }
+  std::optional<std::int64_t> operator()(const TorusShape& s) const {
+    return torus_triangle_count(s.resolution);
+  }
+  std::optional<std::int64_t> operator()(const MeshShape&) const { return std::nullopt; }
+};
+
 std::string shape_key(const Shape& shape) {
   static const char* keys[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh.file"};
   return keys[shape.index()];
 }
 
 }  // namespace
+
+std::optional<std::int64_t> primitive_triangle_count(const Shape& shape) {
+  return std::visit(TriangleCounter{}, shape);
+}
 
 TriangleMesh body_mesh(const Shape& shape, const std::filesystem::path& scene_file,
                        const std::string& json_path) {
@@ -39,7 +60,9 @@ TriangleMesh body_mesh(const Shape& shape, const std::filesystem::path& scene_fi
   try {
     mesh = std::visit(Mesher{}, shape);
   } catch (const std::exception& e) {
-    throw InputError(where + "expected a meshable shape: " + e.what());
+    // An OBJ file's reasons name the file and say what was expected on which line themselves.
+    const bool file = std::holds_alternative<MeshShape>(shape);
+    throw InputError(where + (file ? "" : "expected a meshable shape: ") + e.what());
   }
   if (auto defect = find_mesh_defect(mesh)) {
     throw InputError(where + "expected a closed, manifold, outward-oriented mesh of positive volume: " +

@@ -1,5 +1,4 @@
 // `affix info`: what a scene file amounts to once every default is filled in and every body is built.
-#include <Eigen/Eigenvalues>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -8,9 +7,10 @@
 #include "affix/body/affine_body.hpp"
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
-#include "affix/io/frame_schedule.hpp"
+#include "affix/geometry/mass_properties.hpp"
 #include "affix/io/number_format.hpp"
 #include "affix/scene/scene_loader.hpp"
+#include "affix/scene/time_steps.hpp"
 
 namespace affix::cli {
 
@@ -33,15 +33,10 @@ std::string approx(const Vec3& v) { return approx(v.x()) + " " + approx(v.y()) +
 constexpr const char* kShapeKinds[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh"};
 static_assert(std::size(kShapeKinds) == std::variant_size_v<Shape>);
 
-/// Principal moments of inertia about the centre of mass, ascending. From S = ∫ρ x̄x̄ᵀ dV about the
-/// body origin: the inertia tensor there is tr(S)·I − S, and moving it to the centre of mass c
-/// subtracts m(‖c‖²·I − ccᵀ) (parallel axis theorem).
-Vec3 principal_moments(const AffineBody& body) {
-  const Mat3 I = Mat3::Identity();
-  const Vec3& c = body.center_of_mass;
-  const Mat3 at_origin = body.second_moment.trace() * I - body.second_moment;
-  const Mat3 at_com = at_origin - body.mass * (c.squaredNorm() * I - c * c.transpose());
-  return Eigen::SelfAdjointEigenSolver<Mat3>(at_com, Eigen::EigenvaluesOnly).eigenvalues();
+/// Principal moments of inertia about the centre of mass, ascending: from the mesh again, about its own
+/// centre (mass_properties), which stays accurate for a mesh far from its origin.
+Vec3 body_principal_moments(const AffineBody& body) {
+  return principal_moments(inertia_tensor(mass_properties(body.mesh), body.mass / body.volume));
 }
 
 void print_settings(std::ostream& out, const Scene& scene) {
@@ -83,7 +78,7 @@ void print_body(std::ostream& out, const BodyDef& def, const AffineBody& body) {
   out << "  volume             " << approx(body.volume) << " m^3\n";
   out << "  mass               " << approx(body.mass) << " kg\n";
   out << "  centre of mass     " << approx(body.center_of_mass) << " m (rest frame)\n";
-  out << "  principal moments  " << approx(principal_moments(body)) << " kg m^2 (about the centre of mass)\n";
+  out << "  principal moments  " << approx(body_principal_moments(body)) << " kg m^2 (about the centre of mass)\n";
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "affix/geometry/mass_properties.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 namespace affix {
@@ -50,6 +53,11 @@ MassProperties mass_properties(const TriangleMesh& mesh) {
   moments.first_moment = local.first_moment + local.volume * r;
   moments.second_moment = local.second_moment + local.first_moment * r.transpose() +
                           r * local.first_moment.transpose() + local.volume * r * r.transpose();
+  // About c = r + d with d = ∫y / V:  ∫(y − d)(y − d)ᵀ = ∫y yᵀ − V d dᵀ, all in the local coordinates.
+  if (local.volume != 0.0) {
+    moments.central_second_moment =
+        local.second_moment - local.first_moment * local.first_moment.transpose() / local.volume;
+  }
   return moments;
 }
 
@@ -61,11 +69,27 @@ Vec3 center_of_mass(const MassProperties& moments) {
 }
 
 Mat3 inertia_tensor(const MassProperties& moments, double density) {
-  // ∫(x − c)(x − c)ᵀ = S − c (∫x)ᵀ − (∫x) cᵀ + V c cᵀ = S − V c cᵀ, since ∫x = V c.
-  const Vec3 c = center_of_mass(moments);
-  const Mat3 S = moments.second_moment - moments.volume * c * c.transpose();
-  // I = ∫ρ (|x|² 𝟙 − x xᵀ) dV.
+  center_of_mass(moments);  // throws for a volume that is not positive
+  // I = ∫ρ (|x − c|² 𝟙 − (x − c)(x − c)ᵀ) dV.
+  const Mat3& S = moments.central_second_moment;
   return density * (S.trace() * Mat3::Identity() - S);
+}
+
+Vec3 principal_moments(const Mat3& inertia) {
+  return Eigen::SelfAdjointEigenSolver<Mat3>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
+}
+
+std::optional<std::string> find_mass_defect(double mass, const Mat3& inertia) {
+  if (!(std::isnormal(mass) && mass > 0.0)) return "a finite, normal, positive mass";
+  if (!inertia.allFinite()) return "finite moments of inertia";
+  const Vec3 moments = principal_moments(inertia);  // ascending
+  if (moments[0] > 0.0 && moments[0] >= kMinInertiaRatio * moments[2]) return std::nullopt;
+  const auto text = [](double value) {  // shortest round-trip form
+    char buffer[32];
+    return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+  };
+  return "positive principal moments of inertia with smallest/largest ≥ " + text(kMinInertiaRatio) +
+         ", got " + text(moments[0]) + ", " + text(moments[1]) + ", " + text(moments[2]) + " kg m^2";
 }
 
 }  // namespace affix

@@ -1,6 +1,10 @@
 #include "affix/geometry/primitives.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -50,16 +54,24 @@ TriangleMesh make_box(const Vec3& size, int segments_per_edge) {
   const int n = segments_per_edge;
 
   // Vertices are the surface points of the (n+1)³ lattice; a lattice point shared by several faces
-  // (edges, corners) gets a single index, which is what keeps the mesh closed.
+  // (edges, corners) gets a single index, which is what keeps the mesh closed. Only the surface is
+  // indexed: a point belongs to the first axis on which it sits at 0 or n, and each axis keeps a
+  // (side, u, v) table of (n+1)² entries per side — O(n²) memory where the whole lattice is O(n³).
   TriangleMesh mesh;
-  std::vector<int> index((n + 1) * (n + 1) * (n + 1), -1);
+  const std::size_t side = static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(n + 1);
+  std::array<std::vector<int>, 3> index;
+  for (auto& table : index) table.assign(2 * side, -1);
   auto vertex = [&](const std::array<int, 3>& g) {
-    int& id = index[(g[0] * (n + 1) + g[1]) * (n + 1) + g[2]];
+    int axis = 0;
+    while (g[axis] != 0 && g[axis] != n) ++axis;  // some axis is on the surface: g is a face point
+    const auto u = static_cast<std::size_t>(g[(axis + 1) % 3]);
+    const auto v = static_cast<std::size_t>(g[(axis + 2) % 3]);
+    int& id = index[axis][(g[axis] == n ? side : 0) + u * static_cast<std::size_t>(n + 1) + v];
     if (id < 0) {
       id = static_cast<int>(mesh.vertices.size());
       Vec3 p;
-      for (int axis = 0; axis < 3; ++axis) {
-        p[axis] = size[axis] * (static_cast<double>(g[axis]) / n - 0.5);
+      for (int a = 0; a < 3; ++a) {
+        p[a] = size[a] * (static_cast<double>(g[a]) / n - 0.5);
       }
       mesh.vertices.push_back(p);
     }
@@ -164,6 +176,35 @@ std::vector<double> linspace(double from, double to, int count) {
 }
 
 }  // namespace
+
+// Triangle counts, from the same band and ring numbers as the meshing below. A surface revolved between
+// two poles through r rings has two fans of `segments` triangles and r − 1 bands of 2·segments.
+
+namespace {
+
+std::int64_t between_poles(std::int64_t rings, std::int64_t segments) { return 2 * segments * rings; }
+
+}  // namespace
+
+std::int64_t box_triangle_count(std::int64_t segments_per_edge) {
+  return 12 * segments_per_edge * segments_per_edge;  // 6 faces of n² squares
+}
+
+std::int64_t sphere_triangle_count(std::int64_t segments) {
+  const std::int64_t bands = std::max<std::int64_t>(2, segments / 2);
+  return between_poles(bands - 1, segments);
+}
+
+std::int64_t capsule_triangle_count(double length, std::int64_t segments) {
+  const std::int64_t cap_bands = std::max<std::int64_t>(1, segments / 4);
+  return between_poles(length == 0.0 ? 2 * cap_bands - 1 : 2 * cap_bands, segments);
+}
+
+std::int64_t cylinder_triangle_count(std::int64_t segments) { return between_poles(2, segments); }
+
+std::int64_t torus_triangle_count(std::int64_t segments) {
+  return 2 * segments * std::max<std::int64_t>(3, segments / 2);
+}
 
 TriangleMesh make_sphere(double radius, int segments) {
   require_positive(radius, "sphere radius");

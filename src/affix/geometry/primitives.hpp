@@ -5,6 +5,8 @@
 //
 // All functions throw std::invalid_argument when a dimension is not a positive finite number or a
 // resolution is too small to make a solid.
+#include <cstdint>
+
 #include "affix/geometry/triangle_mesh.hpp"
 
 namespace affix {
@@ -26,5 +28,14 @@ TriangleMesh make_cylinder(double radius, double length, int segments);
 /// Torus in the xy-plane around the z axis: `segments` (≥ 3) around the major circle, max(3, segments/2)
 /// around the tube. Requires major > minor > 0 (otherwise the tube intersects itself).
 TriangleMesh make_torus(double major, double minor, int segments);
+
+/// The number of triangles each function above makes, from its formula, without meshing: so that a
+/// resolution can be refused before anything huge is allocated. Exact for every valid argument (the box
+/// up to 10⁸ segments per edge, the others for any int).
+std::int64_t box_triangle_count(std::int64_t segments_per_edge);
+std::int64_t sphere_triangle_count(std::int64_t segments);
+std::int64_t capsule_triangle_count(double length, std::int64_t segments);
+std::int64_t cylinder_triangle_count(std::int64_t segments);
+std::int64_t torus_triangle_count(std::int64_t segments);
 
 }  // namespace affix

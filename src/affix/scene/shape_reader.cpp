@@ -17,9 +17,15 @@ Vec3 positive_vec3(const JsonReader& value) {
   return {items[0].positive(), items[1].positive(), items[2].positive()};
 }
 
-/// Segments around; fewer than `min` cannot make a closed surface of the right topology.
+/// Segments around; fewer than `min` cannot make a closed surface of the right topology, and more than
+/// kMaxResolution would take more memory than any scene should (a box at 10⁴ is 1.2·10⁹ triangles).
 int read_resolution(const std::optional<JsonReader>& value, int min, int fallback) {
-  return value ? value->integer_at_least(min) : fallback;
+  if (!value) return fallback;
+  const int resolution = value->integer_at_least(min);
+  if (resolution > kMaxResolution) {
+    value->expected("an integer from " + std::to_string(min) + " to " + std::to_string(kMaxResolution));
+  }
+  return resolution;
 }
 
 BoxShape read_box(const JsonReader& value, const std::optional<JsonReader>& resolution) {

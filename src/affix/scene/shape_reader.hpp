@@ -8,6 +8,10 @@
 
 namespace affix {
 
+/// The largest `resolution` of a primitive: a box at 1000 segments per edge has 12·10⁶ triangles, a
+/// sphere 10⁶. The total over a scene has its own limit (body/body_mesh.hpp).
+inline constexpr int kMaxResolution = 1000;
+
 /// A mesh `file` is resolved against `scene_dir` (the scene file's directory); it is not opened here.
 Shape read_shape(const JsonReader& value, const std::filesystem::path& scene_dir);
 
