@@ -1,0 +1,130 @@
+// Inputs beyond affix's limits through the real command (issue 9): each of `validate`, `info` and
+// `run` exits 2 with one short line naming the file or option and what was expected — where they
+// used to crash, print a wrapped-around step count, or fail only mid-run with exit 1.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/run_command.hpp"
+
+namespace affix {
+namespace {
+
+namespace fs = std::filesystem;
+using test::CommandResult;
+
+class CliLimits : public testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("affix_cli_limits_" + std::string(info->name()) + "_" +
+                                        std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& text, const std::string& name = "scene.json") const {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+
+  static CommandResult affix(std::vector<std::string> args) {
+    args.insert(args.begin(), AFFIX_EXECUTABLE);
+    return test::run_command(args);
+  }
+
+  /// Exit 2, nothing on stdout, one short line on stderr containing each of `needles`.
+  static void expect_input_error(const CommandResult& r, const std::vector<std::string>& needles) {
+    EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 500);
+    EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 500);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err.substr(0, 500);
+    EXPECT_LT(r.err.size(), 500u) << r.err.substr(0, 500);
+    EXPECT_EQ(r.err.rfind("affix: error: ", 0), 0u) << r.err.substr(0, 500);
+    EXPECT_EQ(r.err.find("std::"), std::string::npos) << r.err.substr(0, 500);
+    for (const std::string& needle : needles) {
+      EXPECT_NE(r.err.find(needle), std::string::npos) << "'" << needle << "' not in: " << r.err.substr(0, 500);
+    }
+  }
+
+  /// `validate`, `info` and `run` on `file` each end in the same kind of input error.
+  void expect_refused_by_every_command(const fs::path& file, const std::vector<std::string>& needles) const {
+    for (const char* command : {"validate", "info"}) {
+      SCOPED_TRACE(command);
+      expect_input_error(affix({command, file.string()}), needles);
+    }
+    SCOPED_TRACE("run");
+    expect_input_error(affix({"run", "--quiet", file.string(), "--out", (dir_ / "out").string()}), needles);
+  }
+
+  fs::path dir_;
+};
+
+const char* const kBox = R"({ "name": "box", "shape": { "box": [0.1, 0.1, 0.1] }, "position": [0, 0, 1] })";
+
+std::string scene(const std::string& settings, const std::string& body = kBox) {
+  return R"({ "version": 1, "settings": )" + settings + R"(, "bodies": [ )" + body + " ] }";
+}
+
+TEST_F(CliLimits, DeepNesting) {
+  const std::string deep = std::string(70000, '[') + std::string(70000, ']');
+  expect_refused_by_every_command(write(R"({"version":1,"bodies":)" + deep + "}"),
+                                  {"invalid JSON at line 1, column ", "nested more than 256 levels"});
+  expect_refused_by_every_command(write(scene("{}").substr(0, scene("{}").size() - 1) + ", \"x\": " + deep + "}"),
+                                  {"nested more than 256 levels"});
+}
+
+TEST_F(CliLimits, StepCountInTheFile) {
+  expect_refused_by_every_command(write(scene(R"({ "dt": 1e-3, "duration": 3e6 })")),
+                                  {"settings.duration", "at most 1000000000 steps"});
+}
+
+TEST_F(CliLimits, StepCountFromTheOverrides) {
+  const fs::path file = write(scene(R"({ "dt": 0.01, "duration": 0.05 })"));
+  const std::string out = (dir_ / "out").string();
+  expect_input_error(affix({"run", "--quiet", file.string(), "--out", out, "--duration", "1e12"}),
+                     {"--duration 1e+12", "at most 1000000000 steps"});
+  expect_input_error(affix({"run", "--quiet", file.string(), "--out", out, "--dt", "1e-12"}),
+                     {"--dt 1e-12", "at most 1000000000 steps"});
+  const fs::path with_fps = write(scene(R"({ "dt": 0.01, "duration": 0.05, "output_fps": 100 })"), "fps.json");
+  expect_input_error(affix({"run", "--quiet", with_fps.string(), "--out", out, "--duration", "1e7"}),
+                     {"--duration 1e+07", "output frames", "output_fps"});
+  EXPECT_FALSE(fs::exists(dir_ / "out")) << "nothing is written for bad input";
+}
+
+TEST_F(CliLimits, Resolution) {
+  expect_refused_by_every_command(
+      write(scene("{}", R"({ "name": "ball", "shape": { "sphere": 1, "resolution": 10000 } })")),
+      {"bodies[0].shape.resolution", "to 1000"});
+}
+
+TEST_F(CliLimits, DerivedMass) {
+  // Both passed validate and failed only in the run, with exit 1.
+  expect_refused_by_every_command(
+      write(scene("{}", R"({ "name": "ball", "shape": { "sphere": 1 }, "mass": 1e308 })")),
+      {"bodies[0].mass", "weight"});
+  expect_refused_by_every_command(
+      write(scene("{}", R"({ "name": "ball", "shape": { "sphere": 1 }, "density": 5e-324 })")),
+      {"bodies[0].density", "positive mass"});
+}
+
+TEST_F(CliLimits, ObjNonNumbers) {
+  std::ofstream(dir_ / "m.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv inf 1 2\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  expect_refused_by_every_command(
+      write(scene("{}", R"({ "name": "m", "shape": { "mesh": { "file": "m.obj" } }, "position": [0, 0, 2] })")),
+      {"bodies[0].shape.mesh.file", "m.obj line 4", "'inf'"});
+}
+
+TEST_F(CliLimits, LongKeyIsCut) {
+  const fs::path file = write(R"({ "version": 1, ")" + std::string(10'000'000, 'k') + R"(": 1, "bodies": [ )" +
+                              kBox + " ] }");
+  expect_input_error(affix({"validate", file.string()}), {"(10000000 bytes): unknown field"});
+}
+
+}  // namespace
+}  // namespace affix
