@@ -148,11 +148,11 @@ void read_type_fields(const ObjectReader& obj, JointDef& joint, const std::strin
 }
 
 /// body1 is always a body; body2 may also be the world, and never body1 itself.
-void read_bodies(const ObjectReader& obj, const Scene& scene, JointDef& joint) {
+void read_bodies(const ObjectReader& obj, const BodyNames& bodies, JointDef& joint) {
   const auto resolve = [&](const JsonReader& value, bool world_allowed) {
     const std::string name = value.non_empty_string();
     if (name == "world" && !world_allowed) value.expected("a body name (only body2 may be \"world\")");
-    const std::optional<int> index = scene.body_index(name);
+    const std::optional<int> index = bodies.find(name);
     if (!index) value.fail("unknown body '" + excerpt(name) + "' (expected the name of one of the bodies)");
     return std::pair{name, *index};
   };
@@ -164,7 +164,7 @@ void read_bodies(const ObjectReader& obj, const Scene& scene, JointDef& joint) {
 
 }  // namespace
 
-JointDef read_joint(const JsonReader& value, int index, const Scene& scene) {
+JointDef read_joint(const JsonReader& value, int index, const BodyNames& bodies) {
   ObjectReader obj(value);
   JointDef joint;
   joint.type = read_type(obj.at("type"));
@@ -173,7 +173,7 @@ JointDef read_joint(const JsonReader& value, int index, const Scene& scene) {
 
   joint.name = "joint" + std::to_string(index);
   if (auto v = obj.find("name")) joint.name = v->non_empty_string();
-  read_bodies(obj, scene, joint);
+  read_bodies(obj, bodies, joint);
   read_type_fields(obj, joint, what);
   if (auto v = obj.find("collide_connected")) joint.collide_connected = v->boolean();
   if (auto v = obj.find("stiffness")) joint.stiffness = v->positive();

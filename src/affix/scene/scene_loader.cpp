@@ -9,6 +9,7 @@
 
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/scene/body_names.hpp"
 #include "affix/scene/body_reader.hpp"
 #include "affix/scene/joint_reader.hpp"
 #include "affix/scene/json_reader.hpp"
@@ -44,12 +45,12 @@ Ground read_ground(const JsonReader& value) {
   return ground;
 }
 
-ForceDef read_force(const JsonReader& value, const Scene& scene) {
+ForceDef read_force(const JsonReader& value, const BodyNames& bodies) {
   const ObjectReader obj(value, {"body", "force", "torque", "point", "start", "end"});
   ForceDef force;
   const JsonReader body = obj.at("body");
   force.body = body.non_empty_string();
-  const std::optional<int> index = scene.body_index(force.body);
+  const std::optional<int> index = bodies.find(force.body);
   if (!index || *index < 0) {
     body.fail("unknown body '" + excerpt(force.body) + "' (expected the name of one of the bodies)");
   }
@@ -98,14 +99,15 @@ Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file)
   if (auto v = obj.find("settings")) scene.settings = read_settings(*v);
   if (auto v = obj.find("ground")) scene.ground = read_ground(*v);
   read_bodies(obj.at("bodies"), file.parent_path(), scene);
+  const BodyNames names(scene.bodies);
   if (auto v = obj.find("joints")) {
     const auto items = v->array();
     for (std::size_t i = 0; i < items.size(); ++i) {
-      scene.joints.push_back(read_joint(items[i], static_cast<int>(i), scene));
+      scene.joints.push_back(read_joint(items[i], static_cast<int>(i), names));
     }
   }
   if (auto v = obj.find("forces")) {
-    for (const JsonReader& item : v->array()) scene.forces.push_back(read_force(item, scene));
+    for (const JsonReader& item : v->array()) scene.forces.push_back(read_force(item, names));
   }
   return scene;
 }
