@@ -37,7 +37,8 @@ class Simulator {
  public:
   virtual ~Simulator() = default;
   virtual const char* name() const = 0;
-  /// Advances one time step. Throws SimulationError when the state diverges.
+  /// Advances one time step. Throws SimulationError when the state diverges or the step cannot be
+  /// solved; its message names the body or bodies (the caller adds the step and its time).
   virtual StepStats step() = 0;
   virtual double time() const = 0;
   virtual int step_count() const = 0;

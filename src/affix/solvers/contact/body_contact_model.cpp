@@ -233,19 +233,18 @@ std::vector<PairFriction> BodyContactModel::lag_friction(const VecX& q_lag, cons
   return out;
 }
 
-std::pair<double, int> BodyContactModel::min_distance(const VecX& q) const {
-  double d_min = std::numeric_limits<double>::infinity();
-  if (candidates_.empty()) return {d_min, 0};
+BodyContactModel::Proximity BodyContactModel::min_distance(const VecX& q) const {
+  Proximity p{std::numeric_limits<double>::infinity()};
+  if (candidates_.empty()) return p;
   const WorldVertices x = world_vertices(bodies_, q);
   // Every candidate within d̂ is a stencil; its distance is that of its reduced form.
   const auto stencils = active_stencils(bodies_, edges_, candidates_, x, std::numeric_limits<double>::max());
-  int active = 0;
   for (const ContactStencil& s : stencils) {
     const double d = std::sqrt(stencil_squared_distance_value(s, stencil_positions(s, x)));
-    d_min = std::min(d_min, d);
-    if (d < dhat_) ++active;
+    if (d < p.min_distance) p.min_distance = d, p.closest = {s.v[0].body, s.v[s.count - 1].body};
+    if (d < dhat_) ++p.active;
   }
-  return {d_min, active};
+  return p;
 }
 
 }  // namespace affix

@@ -52,8 +52,13 @@ class BodyContactModel {
   /// Friction contacts at the lag point, with vertex positions from q_start.
   std::vector<PairFriction> lag_friction(const VecX& q_lag, const VecX& q_start, double kappa) const;
 
-  /// Smallest stencil distance among the current candidates (inf when none) and the active count.
-  std::pair<double, int> min_distance(const VecX& q) const;
+  struct Proximity {
+    double min_distance;                ///< smallest stencil distance (inf when there is none)
+    int active = 0;                     ///< stencils closer than d̂
+    std::array<int, 2> closest{-1, -1}; ///< the bodies of the closest stencil
+  };
+  /// Proximity of the current candidates at q.
+  Proximity min_distance(const VecX& q) const;
 
  private:
   const std::vector<AffineBody>& bodies_;

@@ -203,13 +203,13 @@ ContactSummary IncrementalPotential::contact_summary(const VecX& q) const {
     if (!in_ground_contact(i)) continue;
     for (const Vec3& x_bar : bodies_[i].mesh.vertices) {
       const double d = ground_distance(body_segment(q, i), x_bar, ground_->height);
-      s.min_distance = std::min(s.min_distance, d);
+      if (d < s.min_distance) s.min_distance = d, s.closest = {i, -1};
       if (d < dhat_) ++s.active;
     }
   }
-  const auto [pair_min, pair_active] = contacts_.min_distance(q);
-  s.min_distance = std::min(s.min_distance, pair_min);
-  s.active += pair_active;
+  const BodyContactModel::Proximity pairs = contacts_.min_distance(q);
+  if (pairs.min_distance < s.min_distance) s.min_distance = pairs.min_distance, s.closest = pairs.closest;
+  s.active += pairs.active;
   return s;
 }
 

@@ -13,6 +13,7 @@
 // γ K e = k_d H v is Eq. 21 and whose Hessian γ K is Eq. 22. Per-body terms are evaluated in parallel and
 // summed in body order, contact terms in stencil order (deterministic). Dirichlet (fixed, kinematic)
 // bodies' DOFs are not unknowns: their own terms are constant and their rows are held.
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -49,6 +50,7 @@ struct StepConstants {
 struct ContactSummary {
   double min_distance;  ///< smallest vertex–ground or candidate stencil distance (inf: none near)
   int active = 0;       ///< vertex–ground pairs and body–body stencils closer than d̂
+  std::array<int, 2> closest{-1, -1};  ///< the bodies at min_distance (second −1: the ground)
 };
 
 class IncrementalPotential {

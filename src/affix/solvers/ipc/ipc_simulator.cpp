@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <numeric>
 #include <string>
@@ -34,6 +35,30 @@ void refuse_bodies_below_ground(const Scene& scene, const std::vector<AffineBody
       }
     }
   }
+}
+
+/// Closer than this fraction of d̂ at the start, a contact's barrier is so steep (its curvature grows
+/// as d̂²/d²) that the Newton system loses its positive definiteness to round-off; the start also
+/// stores a barrier energy κ·b(d) that would launch the bodies apart.
+constexpr double kMinStartGap = 1e-3;
+
+/// Bodies that may touch, and dynamic bodies and the ground, must start at least kMinStartGap·d̂
+/// apart (those that overlap or sit below the ground are refused before, with their own message).
+void refuse_bodies_too_close(const Scene& scene, const std::vector<AffineBody>& bodies,
+                             IncrementalPotential& potential, const VecX& q0) {
+  potential.update_contact_candidates(q0, nullptr);
+  const ContactSummary s = potential.contact_summary(q0);
+  const double dhat = scene.settings.ipc.dhat;
+  if (!(s.min_distance < kMinStartGap * dhat)) return;
+  const auto [i, j] = s.closest;
+  const std::string other = j < 0 ? "the ground" : "body '" + bodies[j].name + "'";
+  char gaps[96];
+  std::snprintf(gaps, sizeof gaps, " starts %.3g m from ", s.min_distance);
+  std::string message = scene.file.string() + ": bodies[" + std::to_string(i) + "]: body '" +
+                        bodies[i].name + "'" + gaps + other;
+  std::snprintf(gaps, sizeof gaps, "; expected at least %g × settings.ipc.dhat = %.3g m", kMinStartGap,
+                kMinStartGap * dhat);
+  throw InputError(message + gaps);
 }
 
 /// Σμλ over every lagged contact, ground and body–body: how much friction the lag point allows.
@@ -88,6 +113,9 @@ IpcSimulator::IpcSimulator(const Scene& scene)
       drivers_(joint_drivers(bodies_, joints_)) {
   refuse_bodies_below_ground(scene, bodies_);
   refuse_intersecting_bodies(scene, bodies_);
+  VecX q0(12 * bodies_.size());
+  for (std::size_t i = 0; i < bodies_.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies_[i].q0;
+  refuse_bodies_too_close(scene, bodies_, potential_, q0);
 
   double total_mass = 0.0;
   int dynamic = 0;
@@ -116,7 +144,7 @@ IpcSimulator::IpcSimulator(const Scene& scene)
   newton_options_.h = settings_.dt;
   newton_options_.tolerance = settings_.ipc.tolerance;
   newton_options_.max_iterations = settings_.ipc.max_iterations;
-  newton_options_.scene_size = scene_size(bodies_);
+  scene_size_ = scene_size(bodies_);
   newton_options_.dhat = settings_.ipc.dhat;
   newton_options_.adaptive_kappa = !settings_.ipc.kappa.has_value();
   // κ bounds from the integrator's steady β (BDF-2's first step is an Euler step).
@@ -198,6 +226,7 @@ StepStats IpcSimulator::step() {
     const double bound = total_friction_bound(c);
     if (lag > 0 && std::abs(bound - previous_bound) <= 1e-2 * std::max(previous_bound, 1e-300)) break;
     previous_bound = bound;
+    newton_options_.take_first_step = lag == 0;  // a re-lag starts where the loads already acted
     const NewtonResult r =
         newton_solve(potential_, c, q, bodies_, body_radii_, newton_options_, linear_solver_, joint_space_);
     stats.iterations += r.iterations;
@@ -257,8 +286,8 @@ void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
   for (int i = 0; i < n; ++i) {
     if (alpha[i] >= 1.0 || body_segment(dq, i).squaredNorm() == 0.0) continue;
     const int driver = bodies_[i].is_dirichlet() ? i : drivers_[i];
-    throw SimulationError("step " + std::to_string(step_ + 1) + ": the prescribed motion of body '" +
-                          bodies_[driver].name + "' would run into another body within the step");
+    throw SimulationError("the prescribed motion of body '" + bodies_[driver].name +
+                          "' would run into another body within the step");
   }
   q += dq;
 }
@@ -289,9 +318,8 @@ void IpcSimulator::check_finite(const VecX& q) const {
   for (int i = 0; i < n; ++i) {
     const auto qi = body_segment(q, i);
     // A body that left any sane range (1e6 × the scene size away) has run away.
-    if (!qi.allFinite() || qi.head<3>().norm() > 1e6 * newton_options_.scene_size)
-      throw SimulationError("step " + std::to_string(step_ + 1) + ": body '" + bodies_[i].name +
-                            "' diverged (state not finite or runaway)");
+    if (!qi.allFinite() || qi.head<3>().norm() > 1e6 * scene_size_)
+      throw SimulationError("body '" + bodies_[i].name + "' diverged (state not finite or runaway)");
   }
 }
 

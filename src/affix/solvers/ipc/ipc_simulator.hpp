@@ -54,6 +54,7 @@ class IpcSimulator final : public Simulator {
   bool damped_ = false;                   // some contact or limit has a Rayleigh k_d
   SparseCholesky linear_solver_;
   NewtonOptions newton_options_;
+  double scene_size_ = 1.0;               // diagonal of the bodies' box at t = 0: the runaway test's scale
   double average_mass_ = 1.0;
   double kappa_ = 0.0;                    // barrier stiffness carried from step to step
   int step_ = 0;

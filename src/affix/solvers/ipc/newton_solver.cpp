@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "affix/error.hpp"
 
@@ -9,20 +11,36 @@ namespace affix {
 namespace {
 
 constexpr int kMaxHalvings = 40;
-// A joint-row restoration move larger than this fraction of the scene size is taken without the
+// A joint-row restoration move larger than this fraction of the island's size is taken without the
 // energy test; below it the rows are exact to round-off and the step is an ordinary Newton step.
 constexpr double kRestoringStep = 1e-10;
+// Floor of an island's length scale (m), as for a point-like body.
+constexpr double kMinIslandSize = 1e-6;
 using BodyMask = IncrementalPotential::BodyMask;
 
-double scaled_step_norm(const VecX& dq, const Island& island, const std::vector<double>& radii,
-                        double h, double scene_size) {
+/// The island's own length scale L: the diagonal of the box around its bodies' bounding spheres at q.
+/// The stopping test is relative to it, so a body far away (a larger scene) never loosens the test.
+double island_size(const VecX& q, const Island& island, const std::vector<double>& radii) {
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (int i : island) {
+    const Vec3 p = body_segment(q, i).head<3>();
+    lo = lo.cwiseMin(p - Vec3::Constant(radii[i]));
+    hi = hi.cwiseMax(p + Vec3::Constant(radii[i]));
+  }
+  return std::max((hi - lo).norm(), kMinIslandSize);
+}
+
+/// max over the island's bodies of (‖Δp‖∞ + r‖ΔA‖∞) / (h·L): a bound on every vertex's velocity
+/// change, relative to the island's size L.
+double scaled_step_norm(const VecX& dq, const Island& island, const std::vector<double>& radii, double h,
+                        double length) {
   double largest = 0.0;
   for (int i : island) {
     const auto s = body_segment(dq, i);
     largest = std::max(largest, s.head<3>().lpNorm<Eigen::Infinity>() +
                                     radii[i] * s.tail<9>().lpNorm<Eigen::Infinity>());
   }
-  return largest / (h * scene_size);
+  return largest / (h * length);
 }
 
 double island_sum(const std::vector<double>& per_body, const Island& island) {
@@ -45,10 +63,15 @@ std::vector<double> island_max_steps(const IncrementalPotential& potential, cons
   return alpha;
 }
 
+struct LineSearchOutcome {
+  std::vector<int> stalled;  ///< islands (indices) that found no decrease
+  int overflowed = -1;       ///< an island whose energy was not finite at any trial point, or −1
+};
+
 /// Backtracking along dq, each island with its own step: α starts at the island's CCD bound and halves
 /// until its energy does not increase. A `restoring` island (its joint rows are not yet exact, so dq
-/// need not descend) takes its CCD bound at once. Returns the islands (indices) that found no decrease.
-std::vector<int> island_line_search(const IncrementalPotential& potential, const StepConstants& c,
+/// need not descend) takes its CCD bound at once.
+LineSearchOutcome island_line_search(const IncrementalPotential& potential, const StepConstants& c,
                                     VecX& q, const VecX& dq, const std::vector<Island>& islands,
                                     std::vector<int> pending, const std::vector<char>& restoring,
                                     int& evaluations) {
@@ -57,6 +80,7 @@ std::vector<int> island_line_search(const IncrementalPotential& potential, const
   const std::vector<double> energy0 = potential.body_energies(q, c, mask);
   std::vector<double> alpha = island_max_steps(potential, q, dq, islands, mask);
 
+  std::vector<char> saw_finite(islands.size(), 0);
   VecX trial = q;
   for (int halving = 0; halving < kMaxHalvings && !pending.empty(); ++halving) {
     for (int k : pending)
@@ -66,6 +90,7 @@ std::vector<int> island_line_search(const IncrementalPotential& potential, const
     std::vector<int> still_pending;
     for (int k : pending) {
       const double e = island_sum(energy, islands[k]);
+      saw_finite[k] = saw_finite[k] || std::isfinite(e);
       if (std::isfinite(e) && (restoring[k] || e <= island_sum(energy0, islands[k]))) {
         for (int i : islands[k]) body_segment(q, i) = body_segment(trial, i);
         set_island(mask, islands[k], 0);
@@ -76,7 +101,34 @@ std::vector<int> island_line_search(const IncrementalPotential& potential, const
     }
     pending = std::move(still_pending);
   }
-  return pending;
+  LineSearchOutcome outcome;
+  for (int k : pending) {
+    // Finite at the start and at no point of 40 halvings: the step is beyond double precision (an
+    // absurd load or speed). Freezing the island would report a wrong motion as converged.
+    if (!saw_finite[k] && std::isfinite(island_sum(energy0, islands[k]))) outcome.overflowed = k;
+  }
+  outcome.stalled = std::move(pending);
+  return outcome;
+}
+
+/// "body 'a'" or "bodies 'a', 'b', 'c' and N more": who is in trouble, for an error message.
+std::string name_bodies(const std::vector<AffineBody>& bodies, const std::vector<int>& which) {
+  constexpr std::size_t kListed = 3;
+  std::string text = which.size() == 1 ? "body " : "bodies ";
+  for (std::size_t k = 0; k < which.size() && k < kListed; ++k)
+    text += (k > 0 ? ", '" : "'") + bodies[which[k]].name + "'";
+  if (which.size() > kListed) text += " and " + std::to_string(which.size() - kListed) + " more";
+  return text;
+}
+
+/// The bodies whose part of `v` is not finite, else every body flagged in `mask`.
+std::vector<int> suspects(const VecX& v, const BodyMask& mask) {
+  std::vector<int> bad, flagged;
+  for (int i = 0; i < static_cast<int>(mask.size()); ++i) {
+    if (!body_segment(v, i).allFinite()) bad.push_back(i);
+    if (mask[i]) flagged.push_back(i);
+  }
+  return bad.empty() ? flagged : bad;
 }
 
 }  // namespace
@@ -109,7 +161,11 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
          std::find(unconverged.begin(), unconverged.end(), 1) != unconverged.end()) {
     potential.update_contact_candidates(q, nullptr);
     potential.gradient_and_hessian(q, c, unconverged, gradient, H);
-    if (!gradient.allFinite()) throw SimulationError("the Newton gradient is not finite");
+    if (!gradient.allFinite()) {
+      throw SimulationError(name_bodies(bodies, suspects(gradient, unconverged)) +
+                            ": the Newton gradient is not finite (a load, speed or contact force beyond "
+                            "double precision)");
+    }
     VecX dq, delta = VecX::Zero(q.size());
     bool factorized = false;
     if (joints.empty()) {
@@ -121,7 +177,10 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
         if (!unconverged[i]) body_segment(delta, i).setZero();
       factorized = joints.solve(H, gradient, delta, linear_solver, dq);
     }
-    if (!factorized) throw SimulationError("the Newton system is not finite or not positive definite");
+    if (!factorized) {
+      throw SimulationError(name_bodies(bodies, suspects(gradient, unconverged)) +
+                            ": the Newton system is not finite or not positive definite");
+    }
 
     potential.update_contact_candidates(q, &dq);
     const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
@@ -131,13 +190,19 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
       const Island& island = islands[k];
       const auto moving = std::count_if(island.begin(), island.end(), [&](int i) { return unconverged[i]; });
       if (moving == 0) continue;  // frozen and untouched
-      const double residual = scaled_step_norm(dq, island, body_radii, options.h, options.scene_size);
-      if (!std::isfinite(residual)) throw SimulationError("the Newton step is not finite");
+      const double length = island_size(q, island, body_radii);
+      const double residual = scaled_step_norm(dq, island, body_radii, options.h, length);
+      if (!std::isfinite(residual)) {
+        throw SimulationError(name_bodies(bodies, island) + ": the Newton step is not finite");
+      }
       for (int i : island) last_residual[i] = residual;
-      restoring[k] = scaled_step_norm(delta, island, body_radii, 1.0, options.scene_size) > kRestoringStep;
+      restoring[k] = scaled_step_norm(delta, island, body_radii, 1.0, length) > kRestoringStep;
       const bool rejoined = moving < static_cast<long>(island.size());  // held bodies were reached
+      // The first direction is always taken: at rest it holds the whole effect of gravity and the
+      // loads in this step, however small it is against the tolerance.
+      const bool first = result.iterations == 0 && options.take_first_step;
       set_island(unconverged, island, 1);
-      if (residual < options.tolerance && !rejoined && !restoring[k]) {
+      if (residual < options.tolerance && !rejoined && !restoring[k] && !first) {
         set_island(unconverged, island, 0);
       } else {
         stepping.push_back(k);
@@ -145,8 +210,14 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
     }
     if (stepping.empty()) continue;
     ++result.iterations;
-    for (int k : island_line_search(potential, c, q, dq, islands, stepping, restoring,
-                                    result.line_search_evaluations)) {
+    const LineSearchOutcome searched = island_line_search(potential, c, q, dq, islands, stepping, restoring,
+                                                          result.line_search_evaluations);
+    if (searched.overflowed >= 0) {
+      throw SimulationError(name_bodies(bodies, islands[searched.overflowed]) +
+                            ": the energy is not finite anywhere along the Newton step (a load or "
+                            "speed beyond double precision)");
+    }
+    for (int k : searched.stalled) {
       ++result.warnings;  // no descent along Δq: stop this island rather than loop to the cap
       set_island(unconverged, islands[k], 0);
     }

@@ -10,8 +10,10 @@
 //      this iteration's steps, so the incremental potential is a sum of island potentials and each
 //      island can be searched on its own;
 //   3. an island has converged when its step is small: max over its bodies of (‖Δp‖∞ + r‖ΔA‖∞) / h
-//      < tolerance · L, a bound on every vertex's velocity change (r: bounding radius, L: scene
-//      size). A converged body that a moving one reaches joins its island and is solved again;
+//      < tolerance · L, a bound on every vertex's velocity change (r: bounding radius, L: the
+//      island's own size, so far-away bodies change nothing). The first iteration always steps: its
+//      direction carries the loads of the step, which a body at rest would otherwise never feel.
+//      A converged body that a moving one reaches joins its island and is solved again;
 //   4. per island, α₀ = min(1, CCD bound of its bodies — ground and ACCD on body pairs), so no iterate
 //      intersects anything and no joint limit is crossed; α halves until the island's energy does not
 //      increase (an island whose joint rows are being restored takes α₀: its step need not descend);
@@ -32,7 +34,7 @@ struct NewtonOptions {
   double h = 0.01;
   double tolerance = 1e-4;
   int max_iterations = 100;
-  double scene_size = 1.0;
+  bool take_first_step = true;  ///< false when q already includes this step's loads (a friction re-lag)
   double dhat = 1e-3;
   bool adaptive_kappa = true;
   BarrierStiffnessBounds kappa_bounds;
@@ -47,7 +49,9 @@ struct NewtonResult {
 };
 
 /// Minimises the incremental potential from q (intersection-free), in place. κ in `constants` may grow.
-/// Throws SimulationError if the linear system cannot be factorised (non-finite or indefinite).
+/// Throws SimulationError, naming the bodies, if the gradient or the Newton step is not finite, the
+/// linear system cannot be factorised (non-finite or indefinite), or the energy overflows along the
+/// whole step.
 NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& constants, VecX& q,
                           const std::vector<AffineBody>& bodies, const std::vector<double>& body_radii,
                           const NewtonOptions& options, SparseCholesky& linear_solver,

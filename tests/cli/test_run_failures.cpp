@@ -1,0 +1,254 @@
+// `affix run` when things go wrong around the simulation (issue 9): a signal mid-run, an output file
+// that cannot be written, a bad --out, a physically wrong run. Each must leave output that says what
+// happened — summary.json with completed false and the reason — and exit 1 (or 2 for bad input),
+// never a crash, a stale summary or `completed: true`.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.hpp"
+
+namespace affix {
+namespace {
+
+namespace fs = std::filesystem;
+using test::CommandResult;
+
+/// A 0.4 m box falling freely with no ground; `extra` adds bodies and forces.
+nlohmann::json box_scene(double dt, double duration) {
+  nlohmann::json scene = nlohmann::json::parse(R"({"version": 1, "bodies": [
+      {"name": "box", "shape": {"box": [0.4, 0.4, 0.4]}, "position": [0, 0, 1]}]})");
+  scene["settings"] = {{"dt", dt}, {"duration", duration}};
+  return scene;
+}
+
+std::size_t line_count(const fs::path& path) {
+  std::ifstream in(path);
+  std::size_t lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+class RunFailureTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("affix_runfail_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write_scene(const nlohmann::json& scene, const std::string& name = "scene.json") const {
+    std::ofstream(dir_ / name) << scene.dump(2);
+    return dir_ / name;
+  }
+  static CommandResult affix(std::vector<std::string> args, const fs::path& cwd = {}) {
+    args.insert(args.begin(), AFFIX_EXECUTABLE);
+    return test::run_command(args, cwd);
+  }
+
+  fs::path dir_;
+};
+
+/// Starts `affix run SCENE --out OUT --quiet` in the background, waits until `stats.csv` has at least
+/// `rows` step rows, sends `signal`, and returns the exit status (128 + signal if it was killed).
+int interrupt_run(const fs::path& scene, const fs::path& out, int rows, int signal) {
+  std::vector<std::string> argv = {AFFIX_EXECUTABLE, "run", scene.string(), "--out", out.string(), "--quiet"};
+  std::vector<char*> args;
+  for (std::string& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) != 0) return -1;
+  posix_spawn_file_actions_destroy(&actions);
+  // Generous: a loaded machine may take long to start; the run itself would take minutes.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (line_count(out / "stats.csv") < static_cast<std::size_t>(rows) + 1 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(pid, signal);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+class SignalTest : public RunFailureTest, public testing::WithParamInterface<int> {};
+
+TEST_P(SignalTest, StopsAfterTheStepKeepsTheFilesAndSaysSoInTheSummary) {
+  // About a million steps: minutes of work, stopped after a few.
+  const fs::path scene = write_scene(box_scene(1e-4, 100.0));
+  const fs::path out = dir_ / "out";
+  const int status = interrupt_run(scene, out, 3, GetParam());
+  EXPECT_EQ(status, 1);
+  const nlohmann::json summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  const std::string name = GetParam() == SIGINT ? "SIGINT" : "SIGTERM";
+  EXPECT_EQ(summary["error"].get<std::string>().rfind("interrupted by " + name + " after step ", 0), 0u)
+      << summary["error"];
+  // Every step the summary counts has its row and its frame (one body, a frame per step).
+  const auto steps = summary["steps"].get<std::size_t>();
+  EXPECT_GE(steps, 3u);
+  EXPECT_EQ(line_count(out / "stats.csv"), steps + 1);
+  EXPECT_EQ(line_count(out / "trajectory.csv"), steps + 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, SignalTest, testing::Values(SIGINT, SIGTERM));
+
+TEST_F(RunFailureTest, AFullDiskMidRunNamesTheFileAndLeavesASummary) {
+  // A file-size limit of 8 KiB (with SIGXFSZ ignored, writes past it fail with EFBIG, as on a full
+  // disk): the CSV files outgrow it within a few dozen steps; summary.json fits.
+  const fs::path scene = write_scene(box_scene(0.01, 2.0));
+  const fs::path out = dir_ / "out";
+  const CommandResult r = test::run_command(
+      {"/bin/bash", "-c", "ulimit -f 8; trap '' XFSZ; exec \"$0\" \"$@\"", AFFIX_EXECUTABLE, "run",
+       scene.string(), "--out", out.string(), "--quiet"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  // stats.csv or trajectory.csv, whichever outgrows the limit first.
+  EXPECT_NE(r.err.find(".csv: writing failed (File too large)"), std::string::npos) << r.err;
+  const nlohmann::json summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  EXPECT_NE(summary["error"].get<std::string>().find(".csv: writing failed"), std::string::npos);
+  EXPECT_LT(summary["steps"].get<int>(), 200);
+}
+
+TEST_F(RunFailureTest, AStaleSummaryOfAnotherRunNeverSurvivesANewRun) {
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  std::ofstream(out / "summary.json") << R"({"scene": "other", "completed": true})";
+  std::ofstream(out / "view.html") << "<html>another run</html>";
+  fs::create_directories(out / "stats.csv");  // stats.csv cannot be created
+  const CommandResult r = affix({"run", write_scene(box_scene(0.01, 0.05)).string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("stats.csv: cannot create the output file"), std::string::npos) << r.err;
+  EXPECT_EQ(read_json(out / "summary.json")["scene"], "scene");
+  EXPECT_EQ(read_json(out / "summary.json")["completed"], false);
+  EXPECT_FALSE(fs::exists(out / "view.html"));
+}
+
+TEST_F(RunFailureTest, AnEmptyOutIsAUsageErrorAndWritesNothing) {
+  const fs::path scene = write_scene(box_scene(0.01, 0.05));
+  const fs::path cwd = dir_ / "cwd";
+  fs::create_directories(cwd);
+  const CommandResult r = affix({"run", scene.string(), "--out", ""}, cwd);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "affix: error: --out: expected an output directory, got an empty path\n");
+  EXPECT_TRUE(fs::is_empty(cwd));
+}
+
+TEST_F(RunFailureTest, AnAbsurdForceFailsTheRunInsteadOfFreezingTheBody) {
+  nlohmann::json scene = box_scene(0.01, 0.2);
+  scene["forces"] = nlohmann::json::parse(R"([{"body": "box", "force": [1e308, 0, 0]}])");
+  const CommandResult r = affix({"run", write_scene(scene).string(), "--out", (dir_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json summary = read_json(dir_ / "out" / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  const std::string error = summary["error"];
+  EXPECT_EQ(error.rfind("step 1 (t = 0.01 s): body 'box'", 0), 0u) << error;
+}
+
+TEST_F(RunFailureTest, ATorqueThatTurnsABodyInsideOutStopsTheRun) {
+  // A door on a ±30° hinge under 1e9 N·m: the limit barrier holds the rotation, so the torque
+  // shears the affine map until it mirrors.
+  nlohmann::json scene = nlohmann::json::parse(R"({"version": 1,
+    "settings": {"dt": 0.01, "duration": 0.5, "gravity": [0, 0, 0]},
+    "bodies": [{"name": "door", "shape": {"box": [1, 0.05, 2]}, "position": [0.5, 0, 1]}],
+    "joints": [{"type": "hinge", "body1": "door", "body2": "world", "anchor": [0, 0, 1],
+                "axis": [0, 0, 1], "limits_deg": [-30, 30]}],
+    "forces": [{"body": "door", "torque": [0, 0, 1e9]}]})");
+  const CommandResult r = affix({"run", write_scene(scene).string(), "--out", (dir_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json summary = read_json(dir_ / "out" / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  EXPECT_NE(summary["error"].get<std::string>().find("body 'door'"), std::string::npos) << summary["error"];
+}
+
+TEST_F(RunFailureTest, AHugeTorqueOnAFreeBoxIsReportedAsStrain) {
+  nlohmann::json scene = box_scene(0.01, 0.3);
+  scene["settings"]["gravity"] = {0, 0, 0};
+  scene["forces"] = nlohmann::json::parse(R"([{"body": "box", "torque": [0, 0, 1e10]}])");
+  const CommandResult r = affix({"run", write_scene(scene).string(), "--out", (dir_ / "out").string()});
+  const nlohmann::json summary = read_json(dir_ / "out" / "summary.json");
+  // Whether it ends inverted (exit 1) or only grotesquely stretched, it never passes unnoticed.
+  if (r.exit_code == 0) {
+    EXPECT_GT(summary["warnings"].get<int>(), 0);
+    EXPECT_GT(summary["max_strain"].get<double>(), 0.1);
+    EXPECT_NE(r.err.find("affix: warning: step "), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("warnings"), std::string::npos) << r.out;
+  } else {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(summary["completed"], false);
+  }
+}
+
+/// Two unit boxes (or one and the ground) with `gap` metres between their faces.
+nlohmann::json gap_scene(double gap, bool ground) {
+  nlohmann::json scene = nlohmann::json::parse(R"({"version": 1, "settings": {"dt": 0.01, "duration": 0.1},
+      "bodies": [{"name": "a", "shape": {"box": [1, 1, 1]}, "position": [0, 0, 0.5]}]})");
+  if (ground) {
+    scene["ground"] = nlohmann::json::object();
+    scene["bodies"][0]["position"][2] = 0.5 + gap;
+  } else {
+    scene["bodies"].push_back({{"name", "b"}, {"shape", {{"box", {1, 1, 1}}}}, {"position", {0, 0, 1.5 + gap}}});
+  }
+  return scene;
+}
+
+TEST_F(RunFailureTest, BodiesStartingCloserThanAThousandthOfDhatAreRefusedNamingThePair) {
+  // d̂ = 1e-3 m: closer than 1e-6 m the barrier's curvature swamps double precision.
+  for (const double gap : {1e-10, 1e-8, 5e-7}) {
+    const fs::path scene = write_scene(gap_scene(gap, false));
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"validate", scene.string()},
+          std::vector<std::string>{"run", scene.string(), "--out", (dir_ / "out").string()}}) {
+      const CommandResult r = affix(command);
+      EXPECT_EQ(r.exit_code, 2) << command[0] << " " << gap << ": " << r.err;
+      EXPECT_NE(r.err.find("bodies[0]: body 'a' starts "), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("from body 'b'; expected at least 0.001 × settings.ipc.dhat = 1e-06 m"),
+                std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << "a refused scene writes nothing";
+  }
+  const CommandResult ok = affix({"run", write_scene(gap_scene(2e-6, false)).string(), "--out",
+                                  (dir_ / "ok").string(), "--quiet"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+TEST_F(RunFailureTest, ABodyStartingCloserThanAThousandthOfDhatToTheGroundIsRefused) {
+  for (const double gap : {1e-10, 1e-8, 5e-7}) {
+    const CommandResult r = affix({"validate", write_scene(gap_scene(gap, true)).string()});
+    EXPECT_EQ(r.exit_code, 2) << gap << ": " << r.err;
+    EXPECT_NE(r.err.find("body 'a' starts "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" m from the ground; expected at least"), std::string::npos) << r.err;
+  }
+  // Just outside the limit it runs: the barrier lifts the box off and it lands again.
+  const CommandResult ok = affix({"run", write_scene(gap_scene(2e-6, true)).string(), "--out",
+                                  (dir_ / "ok").string(), "--quiet", "--duration", "1"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+}  // namespace
+}  // namespace affix
