@@ -92,5 +92,19 @@ TEST(FrameSchedule, StepTimeIsAProductNotASum) {
   EXPECT_EQ(schedule.step_time(0), 0.0);
 }
 
+TEST(FrameSchedule, AMillionTimesLongerRunIsDescribedWithoutStoringItsFrames) {
+  // 10⁹ steps, the most a scene may ask for: the schedule answers at once, frame by frame.
+  const FrameSchedule every_step(1e-9, 1.0, std::nullopt);
+  EXPECT_EQ(every_step.steps(), 1000000000);
+  EXPECT_EQ(every_step.frames(), 1000000001);
+  EXPECT_EQ(every_step.step_of_frame(999999999), 999999999);
+  const FrameSchedule at_fps(1e-9, 1.0, 1e9);
+  EXPECT_EQ(at_fps.frames(), 1000000001);
+  EXPECT_EQ(at_fps.step_of_frame(1000000000), 1000000000);
+  const FrameSchedule thirty(1e-9, 1.0, 30.0);
+  EXPECT_EQ(thirty.frames(), 31);
+  EXPECT_EQ(thirty.step_of_frame(30), 1000000000);
+}
+
 }  // namespace
 }  // namespace affix

@@ -348,5 +348,15 @@ TEST_F(RunLoopTest, ARunWhoseEveryStepHitTheIterationCapIsNotCompleted) {
   EXPECT_EQ(read_json(options_.out_dir / "summary.json")["completed"], false);
 }
 
+TEST_F(RunLoopTest, AnIgnoredSignalStaysIgnored) {
+  // A shell starts background jobs with SIGINT ignored; the run must not take that choice back.
+  const auto previous = std::signal(SIGINT, SIG_IGN);
+  FakeSimulator simulator;
+  simulator.signal_at = 2;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  EXPECT_EQ(std::signal(SIGINT, previous), SIG_IGN) << "the disposition is restored as it was";
+  EXPECT_TRUE(result.completed) << result.error;
+}
+
 }  // namespace
 }  // namespace affix

@@ -5,6 +5,7 @@
 #include "affix/body/collision_filter.hpp"
 #include "affix/error.hpp"
 #include "affix/geometry/mesh_intersection.hpp"
+#include "affix/math/excerpt.hpp"
 
 namespace affix {
 
@@ -21,9 +22,9 @@ void refuse_intersecting_bodies(const Scene& scene, const std::vector<AffineBody
       meshes, A, p, [&](int i, int j) { return may_collide(bodies, i, j); });
   if (!pair) return;
   const auto [i, j] = *pair;
-  throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) + "]: body '" + bodies[i].name +
-                   "' intersects body '" + bodies[j].name + "' (bodies[" + std::to_string(j) +
-                   "]) at the start; expected bodies that do not overlap");
+  throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) + "]: body '" +
+                   excerpt(bodies[i].name) + "' intersects body '" + excerpt(bodies[j].name) + "' (bodies[" +
+                   std::to_string(j) + "]) at the start; expected bodies that do not overlap");
 }
 
 }  // namespace affix

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "affix/cli/commands.hpp"
@@ -87,6 +88,11 @@ int run_cli(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "affix: error: " << one_line(e.what()) << '\n';
     return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Not a C++ detail for the user: what ran out, and what to do about it.
+    std::cerr << "affix: error: out of memory: the scene or the run needs more memory than this machine "
+                 "has (fewer or coarser bodies, or a shorter run with fewer frames)\n";
+    return kExitSimulationFailed;
   } catch (const std::exception& e) {
     // Not the user's input: an output file that could not be written, a failure inside a solver.
     std::cerr << "affix: error: " << one_line(e.what()) << '\n';

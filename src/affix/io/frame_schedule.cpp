@@ -17,24 +17,31 @@ constexpr double kStepTimeSlack = 1e-9;
 /// The last step n with n·dt ≤ t (relative slack), capped at the final step.
 int last_step_not_after(double t, double dt, int steps) {
   const double n = std::floor(t / dt * (1.0 + kStepTimeSlack));
-  return std::clamp(static_cast<int>(n), 0, steps);
+  return static_cast<int>(std::clamp(n, 0.0, static_cast<double>(steps)));
 }
 
 }  // namespace
 
+// Nothing is stored per frame: a run of 10⁹ steps must not allocate gigabytes before its first step.
 FrameSchedule::FrameSchedule(double dt, double duration, std::optional<double> output_fps)
-    : dt_(dt), steps_(step_count(duration, dt)) {
+    : dt_(dt), fps_(output_fps.value_or(0.0)), steps_(step_count(duration, dt)) {
   assert(!output_fps || *output_fps > 0.0);
   if (!output_fps) {
-    frame_steps_.resize(static_cast<std::size_t>(steps_) + 1);
-    for (int n = 0; n <= steps_; ++n) frame_steps_[static_cast<std::size_t>(n)] = n;
+    frames_ = steps_ + 1;
     return;
   }
-  const double fps = *output_fps;
+  // Frames k = 0, 1, … while k/fps ≤ duration·(1 + slack): start from the rounded quotient and settle
+  // the rounding of k/fps either way.
   const double last_time = duration * (1.0 + kFrameTimeSlack);
-  for (int k = 0; k / fps <= last_time; ++k) {
-    frame_steps_.push_back(last_step_not_after(k / fps, dt, steps_));
-  }
+  double k = std::floor(last_time * fps_);
+  while ((k + 1.0) / fps_ <= last_time) k += 1.0;
+  while (k > 0.0 && k / fps_ > last_time) k -= 1.0;
+  frames_ = static_cast<int>(k) + 1;
+}
+
+int FrameSchedule::step_of_frame(int frame) const {
+  assert(frame >= 0 && frame < frames_);
+  return fps_ > 0.0 ? last_step_not_after(frame / fps_, dt_, steps_) : frame;
 }
 
 }  // namespace affix

@@ -7,7 +7,6 @@
 // an interpolation — where "≤" allows a relative 1e-9, so that output_fps = 1/dt writes every step even
 // though k/fps and n·dt round differently. Without output_fps every step is a frame.
 #include <optional>
-#include <vector>
 
 #include "affix/scene/time_steps.hpp"  // step_count, and the limit the readers hold runs to
 
@@ -20,16 +19,17 @@ class FrameSchedule {
   FrameSchedule(double dt, double duration, std::optional<double> output_fps);
 
   int steps() const { return steps_; }
-  int frames() const { return static_cast<int>(frame_steps_.size()); }
-  /// The step whose state frame k shows; non-decreasing in k, and in [0, steps()].
-  int step_of_frame(int frame) const { return frame_steps_.at(static_cast<std::size_t>(frame)); }
+  int frames() const { return frames_; }
+  /// The step whose state frame k (0 ≤ k < frames()) shows; non-decreasing in k, and in [0, steps()].
+  int step_of_frame(int frame) const;
   /// The simulated time of the state after step n, n·dt (a product, never an accumulated sum).
   double step_time(int step) const { return step * dt_; }
 
  private:
   double dt_;
+  double fps_;  // 0: every step is a frame
   int steps_;
-  std::vector<int> frame_steps_;  // frame k → step
+  int frames_;
 };
 
 }  // namespace affix

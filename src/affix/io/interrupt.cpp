@@ -14,6 +14,13 @@ extern "C" void on_signal(int signal) {
   std::signal(signal, SIG_DFL);  // async-signal-safe; the next one of the same kind ends the process
 }
 
+/// Installs `action` for `signal` unless the signal is ignored: a shell starts background jobs with
+/// SIGINT ignored, and `nohup`-style wrappers ignore others; that choice is the user's to keep.
+void catch_unless_ignored(int signal, const struct sigaction& action, struct sigaction& previous) {
+  sigaction(signal, nullptr, &previous);
+  if (previous.sa_handler != SIG_IGN) sigaction(signal, &action, nullptr);
+}
+
 }  // namespace
 
 struct InterruptGuard::Previous {
@@ -26,8 +33,8 @@ InterruptGuard::InterruptGuard() : previous_(std::make_unique<Previous>()) {
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;  // a write that the signal interrupts resumes instead of failing
-  sigaction(SIGINT, &action, &previous_->interrupt);
-  sigaction(SIGTERM, &action, &previous_->terminate);
+  catch_unless_ignored(SIGINT, action, previous_->interrupt);
+  catch_unless_ignored(SIGTERM, action, previous_->terminate);
 }
 
 InterruptGuard::~InterruptGuard() {

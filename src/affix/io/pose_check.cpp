@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "affix/io/number_format.hpp"
+#include "affix/math/excerpt.hpp"
 
 namespace affix {
 
@@ -24,7 +25,7 @@ PoseCheck check_poses(const std::vector<BodyPose>& poses, const std::vector<std:
   PoseCheck check;
   for (std::size_t b = 0; b < poses.size(); ++b) {
     const BodyPose& pose = poses[b];
-    const std::string name = b < names.size() ? names[b] : std::to_string(b);
+    const std::string name = b < names.size() ? excerpt(names[b]) : std::to_string(b);
     if (!pose.p.allFinite() || !pose.A.allFinite()) {
       check.failure = "body '" + name + "' has a non-finite pose (the state diverged)";
       return check;

@@ -16,6 +16,7 @@
 #include "affix/io/progress.hpp"
 #include "affix/io/stats_writer.hpp"
 #include "affix/io/trajectory_writer.hpp"
+#include "affix/math/excerpt.hpp"
 
 namespace affix {
 
@@ -124,7 +125,7 @@ class RunLoop {
     if (check.max_strain > result_.max_strain) result_.max_strain = check.max_strain;
     if (check.strained_bodies > 0 && !warned_strain_) {
       warned_strain_ = true;
-      std::cerr << "affix: warning: " << step_context(n) << "body '" << names_[check.most_strained]
+      std::cerr << "affix: warning: " << step_context(n) << "body '" << excerpt(names_[check.most_strained])
                 << "' is strained by " << format_shortest(100.0 * check.max_strain)
                 << " % (a singular value of A is that far from 1; the limit for a stiff body is "
                 << format_shortest(100.0 * kStrainLimit)

@@ -14,6 +14,7 @@
 #include "affix/energy/inertia.hpp"
 #include "affix/error.hpp"
 #include "affix/geometry/aabb.hpp"
+#include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
 #include "affix/solvers/ipc/islands.hpp"
 
@@ -29,7 +30,7 @@ void refuse_bodies_below_ground(const Scene& scene, const std::vector<AffineBody
       const double d = ground_distance(bodies[i].q0, x_bar, scene.ground->height);
       if (d <= 0.0) {
         throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) + "].position: body '" +
-                         bodies[i].name + "' starts on or below the ground (a vertex is " +
+                         excerpt(bodies[i].name) + "' starts on or below the ground (a vertex is " +
                          std::to_string(-d) + " m below z = " + std::to_string(scene.ground->height) +
                          "); expected every vertex above the ground");
       }
@@ -51,11 +52,11 @@ void refuse_bodies_too_close(const Scene& scene, const std::vector<AffineBody>& 
   const double dhat = scene.settings.ipc.dhat;
   if (!(s.min_distance < kMinStartGap * dhat)) return;
   const auto [i, j] = s.closest;
-  const std::string other = j < 0 ? "the ground" : "body '" + bodies[j].name + "'";
+  const std::string other = j < 0 ? "the ground" : "body '" + excerpt(bodies[j].name) + "'";
   char gaps[96];
   std::snprintf(gaps, sizeof gaps, " starts %.3g m from ", s.min_distance);
   std::string message = scene.file.string() + ": bodies[" + std::to_string(i) + "]: body '" +
-                        bodies[i].name + "'" + gaps + other;
+                        excerpt(bodies[i].name) + "'" + gaps + other;
   std::snprintf(gaps, sizeof gaps, "; expected at least %g × settings.ipc.dhat = %.3g m", kMinStartGap,
                 kMinStartGap * dhat);
   throw InputError(message + gaps);
@@ -133,7 +134,7 @@ IpcSimulator::IpcSimulator(const Scene& scene)
   if (scene.ground) damped_ = damped_ || scene.ground->damping > 0.0;
   for (const JointLimit& l : joints_.limits) damped_ = damped_ || l.damping > 0.0;
   for (const std::string& name : joint_space_.redundant_joints())
-    std::cerr << "affix: warning: " << scene.file.string() << ": joint '" << name
+    std::cerr << "affix: warning: " << scene.file.string() << ": joint '" << excerpt(name)
               << "' has constraint rows that depend on other joints' (a closed loop); they were dropped\n";
   for (const ForceDef& f : forces_) {
     const Vec12& q0 = bodies_[f.body_index].q0;
@@ -286,7 +287,7 @@ void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
   for (int i = 0; i < n; ++i) {
     if (alpha[i] >= 1.0 || body_segment(dq, i).squaredNorm() == 0.0) continue;
     const int driver = bodies_[i].is_dirichlet() ? i : drivers_[i];
-    throw SimulationError("the prescribed motion of body '" + bodies_[driver].name +
+    throw SimulationError("the prescribed motion of body '" + excerpt(bodies_[driver].name) +
                           "' would run into another body within the step");
   }
   q += dq;
@@ -319,7 +320,8 @@ void IpcSimulator::check_finite(const VecX& q) const {
     const auto qi = body_segment(q, i);
     // A body that left any sane range (1e6 × the scene size away) has run away.
     if (!qi.allFinite() || qi.head<3>().norm() > 1e6 * scene_size_)
-      throw SimulationError("body '" + bodies_[i].name + "' diverged (state not finite or runaway)");
+      throw SimulationError("body '" + excerpt(bodies_[i].name) +
+                            "' diverged (state not finite or runaway)");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
 
 namespace affix {
 namespace {
@@ -116,7 +117,7 @@ std::string name_bodies(const std::vector<AffineBody>& bodies, const std::vector
   constexpr std::size_t kListed = 3;
   std::string text = which.size() == 1 ? "body " : "bodies ";
   for (std::size_t k = 0; k < which.size() && k < kListed; ++k)
-    text += (k > 0 ? ", '" : "'") + bodies[which[k]].name + "'";
+    text += (k > 0 ? ", '" : "'") + excerpt(bodies[which[k]].name) + "'";
   if (which.size() > kListed) text += " and " + std::to_string(which.size() - kListed) + " more";
   return text;
 }
