@@ -4,6 +4,9 @@
 // It is an extra file, not part of the DESIGN §4 contract:
 //   {"version": 1, "ground": {"height": h} | null,
 //    "bodies": [{"name": "...", "vertices": [x0, y0, z0, x1, ...], "triangles": [i0, j0, k0, ...]}]}
+// `affix view` and `affix render` both read it through read_scene_meshes, which treats it as untrusted
+// input (scene_meshes_reader.cpp): whatever it returns can be drawn without further checks.
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -24,7 +27,18 @@ struct SceneMeshes {
 void write_scene_meshes(const std::filesystem::path& file, const Scene& scene,
                         const std::vector<AffineBody>& bodies);
 
-/// Throws InputError naming the file when it is missing or malformed.
+/// Limits of what read_scene_meshes accepts: far beyond any scene affix runs, and small enough that
+/// every index and count fits an int and drawing the meshes fits in memory.
+inline constexpr std::size_t kMaxMeshesFileBytes = std::size_t{1} << 30;
+inline constexpr std::size_t kMaxMeshVertices = 20'000'000;   ///< over all bodies
+inline constexpr std::size_t kMaxMeshTriangles = 20'000'000;  ///< over all bodies
+inline constexpr double kMaxMeshCoordinate = 1e12;            ///< |vertex coordinate|, |ground height| (m)
+
+/// Reads and validates `file`: version 1; the ground null or {"height": finite}; a non-empty array of
+/// bodies, each with a unique non-empty name, a non-empty vertex array of finite numbers whose length
+/// is a multiple of 3, and a non-empty triangle array of whole numbers whose length is a multiple of 3,
+/// every one a vertex index in [0, vertex count); unknown fields refused; the limits above. Throws
+/// InputError naming the file and the JSON path (`bodies[2].triangles[7]`) and what was expected.
 SceneMeshes read_scene_meshes(const std::filesystem::path& file);
 
 }  // namespace affix
