@@ -275,7 +275,7 @@ TEST(ViewPage, AMalformedTrajectoryNamesTheFileAndLine) {
     build_view_page(run.dir());
     ADD_FAILURE() << "no error for a body out of order";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("trajectory.csv:2:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("trajectory.csv: line 2:"), std::string::npos) << e.what();
   }
   run.write("trajectory.csv", "frame,time\n");
   EXPECT_THROW(build_view_page(run.dir()), InputError);

@@ -1,36 +1,27 @@
 #include "affix/viewer/trajectory_reader.hpp"
 
-#include <string_view>
+#include <climits>
+#include <cmath>
+#include <limits>
 
 #include "affix/error.hpp"
-#include "affix/io/trajectory_writer.hpp"
-#include "affix/viewer/csv_reader.hpp"
+#include "affix/io/csv_reader.hpp"
+#include "affix/io/trajectory_row.hpp"
 
 namespace affix::viewer {
 
 namespace {
 
-constexpr std::size_t kColumns = 15;  // frame, time, body, then 12 numbers
-
-/// Parses one kept row into its frame's slot.
-void parse_row(const CsvReader& reader, const std::string& line, int frame, const std::string& name,
-               double& time, float* pose) {
-  const std::vector<std::string> fields = split_csv_line(line);
-  if (fields.size() != kColumns)
-    throw InputError(reader.where("expected " + std::to_string(kColumns) + " fields, got " +
-                                  std::to_string(fields.size())));
-  double value = 0.0;
-  if (!parse_number(fields[0], value) || value != frame)
-    throw InputError(reader.where("expected frame " + std::to_string(frame) + ", got '" + fields[0] + "'"));
-  if (fields[2] != name)
-    throw InputError(reader.where("expected body '" + name + "' (meshes.json's order), got '" + fields[2] + "'"));
-  if (!parse_number(fields[1], time)) throw InputError(reader.where("time: expected a number, got '" + fields[1] + "'"));
-  for (std::size_t j = 0; j < 12; ++j) {
-    if (!parse_number(fields[3 + j], value))
-      throw InputError(reader.where("column " + std::to_string(4 + j) + ": expected a number, got '" +
-                                    fields[3 + j] + "'"));
-    pose[j] = static_cast<float>(value);
-  }
+/// Parses one kept row into its frame's slot: the row must be frame `frame`'s, of body `b`, at the
+/// frame's time (`time`, NaN before the frame's first row sets it).
+void parse_row(const CsvReader& reader, const std::string& line, int frame, const std::vector<std::string>& names,
+               std::size_t b, double& time, float* pose) {
+  const TrajectoryRow row = parse_trajectory_row(reader, line);
+  expect_frame(reader, row, frame);
+  expect_body(reader, row, names, b);
+  if (!std::isnan(time)) expect_time(reader, row, time);
+  time = row.time;
+  for (std::size_t j = 0; j < 12; ++j) pose[j] = static_cast<float>(row.values[j]);
 }
 
 }  // namespace
@@ -38,12 +29,12 @@ void parse_row(const CsvReader& reader, const std::string& line, int frame, cons
 PoseFrames read_trajectory(const std::filesystem::path& file, const std::vector<std::string>& body_names,
                            std::size_t budget_bytes) {
   CsvReader reader(file);
-  const std::string header = reader.read_header();
-  if (header != TrajectoryWriter::kHeader)
-    throw InputError(reader.where("expected the header " + std::string(TrajectoryWriter::kHeader)));
+  check_trajectory_header(reader, reader.read_header());
   const std::size_t bodies = body_names.size();
   if (bodies == 0) throw InputError(file.string() + ": meshes.json lists no bodies to show");
   const std::size_t rows = reader.count_rows();
+  if (rows / bodies > static_cast<std::size_t>(INT_MAX))
+    throw InputError(file.string() + ": more than " + std::to_string(INT_MAX) + " frames");
   const int frames = static_cast<int>(rows / bodies);
   if (frames == 0)
     throw InputError(file.string() + ": no complete frame (expected " + std::to_string(bodies) +
@@ -52,9 +43,11 @@ PoseFrames read_trajectory(const std::filesystem::path& file, const std::vector<
   PoseFrames out;
   out.selection = select_frames(frames, static_cast<int>(bodies), budget_bytes);
   const std::size_t kept = out.selection.frames.size();
-  out.times.assign(kept, 0.0);
+  out.times.assign(kept, std::numeric_limits<double>::quiet_NaN());
   out.poses.assign(kept * bodies * 12, 0.0f);
 
+  // Frames left out are skipped unread: a run larger than memory can still be viewed, and what is not
+  // shown cannot hurt. Every kept row is checked.
   std::string line;
   std::size_t next = 0;  // index into selection.frames
   for (int f = 0; f < frames && next < kept; ++f) {
@@ -64,9 +57,12 @@ PoseFrames read_trajectory(const std::filesystem::path& file, const std::vector<
         reader.skip_row();
         continue;
       }
-      reader.next_row(line);
-      parse_row(reader, line, f, body_names[b], out.times[next], &out.poses[(next * bodies + b) * 12]);
+      if (!reader.next_row(line)) reader.fail("the file ends inside frame " + std::to_string(f));
+      parse_row(reader, line, f, body_names, b, out.times[next], &out.poses[(next * bodies + b) * 12]);
     }
+    if (keep && next > 0 && out.times[next] < out.times[next - 1])
+      reader.fail("time goes back: frame " + std::to_string(f) + " is earlier than frame " +
+                  std::to_string(out.selection.frames[next - 1]));
     if (keep) ++next;
   }
   return out;

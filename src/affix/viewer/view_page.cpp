@@ -12,6 +12,7 @@
 #include "affix/viewer/assets.hpp"
 #include "affix/viewer/base64.hpp"
 #include "affix/viewer/stats_reader.hpp"
+#include "affix/viewer/summary_reader.hpp"
 #include "affix/viewer/trajectory_reader.hpp"
 
 namespace affix::viewer {
@@ -27,24 +28,6 @@ double short_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.7g", value);
   return std::strtod(text, nullptr);
-}
-
-json read_summary(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in || fs::is_directory(file))
-    throw InputError(file.string() + ": cannot read file (is this a run's output directory? `affix run` writes it)");
-  try {
-    return json::parse(in);
-  } catch (const json::exception& e) {
-    throw InputError(file.string() + ": invalid JSON: " + e.what());
-  }
-}
-
-/// meshes.json checked for the reading the page does: it must exist before anything else is read.
-SceneMeshes read_meshes(const fs::path& file) {
-  if (!fs::is_regular_file(file))
-    throw InputError(file.string() + ": cannot read file (is this a run's output directory? `affix run` writes it)");
-  return read_scene_meshes(file);
 }
 
 json meshes_json(const SceneMeshes& scene, const MeshGroups& grouping) {
@@ -125,9 +108,11 @@ std::string assemble(const std::string& data_json, const std::string& poses_base
 }  // namespace
 
 ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
-  if (!fs::is_directory(out_dir))
+  std::error_code error;
+  if (!fs::is_directory(out_dir, error))
     throw InputError(out_dir.string() + ": not a directory (expected a run's output directory, `affix run --out`)");
-  const SceneMeshes scene = read_meshes(out_dir / "meshes.json");
+  // meshes.json first: the other files are read against its bodies.
+  const SceneMeshes scene = read_scene_meshes(out_dir / "meshes.json");
   const PoseFrames frames = read_trajectory(out_dir / "trajectory.csv", scene.names, options.pose_budget_bytes);
   const StatsSeries stats = read_stats(out_dir / "stats.csv", options.max_stats_points);
   const json summary = read_summary(out_dir / "summary.json");
@@ -165,7 +150,10 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
       {"stats", stats_json(stats)},
       {"joints", json::array()},
       {"contacts", json::array()}};
-  page.html = assemble(script_safe(data.dump()), base64_encode(frames.poses));
+  // Strings from the files are valid UTF-8 (the JSON parser checks), but the directory's name, the
+  // scene's fallback name, need not be: replace what is not, rather than fail.
+  page.html = assemble(script_safe(data.dump(-1, ' ', false, json::error_handler_t::replace)),
+                       base64_encode(frames.poses));
   return page;
 }
 

@@ -1,14 +1,27 @@
-#include "affix/viewer/csv_reader.hpp"
+#include "affix/io/csv_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
 
-namespace affix::viewer {
+namespace affix {
 
-CsvReader::CsvReader(const std::filesystem::path& file) : file_(file), in_(file, std::ios::binary) {
-  if (!in_ || std::filesystem::is_directory(file))
+namespace {
+
+/// A regular file (or a link to one): a directory, a FIFO or /dev/zero would read badly or forever.
+bool is_regular(const std::filesystem::path& file) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(file, error);
+}
+
+}  // namespace
+
+CsvReader::CsvReader(const std::filesystem::path& file) : file_(file) {
+  if (is_regular(file)) in_.open(file, std::ios::binary);
+  if (!in_.is_open() || !in_)
     throw InputError(file.string() + ": cannot read file (is this a run's output directory? `affix run` writes it)");
 }
 
@@ -42,8 +55,18 @@ std::string CsvReader::read_header() {
 }
 
 bool CsvReader::next_row(std::string& line) {
-  if (!std::getline(in_, line)) return false;
+  // Byte by byte from the stream's buffer (inline, no copy), so that the length is checked before the
+  // line grows: std::getline would hold a line of any length.
+  std::streambuf& buffer = *in_.rdbuf();
+  line.clear();
+  int c = buffer.sbumpc();
+  if (c == std::char_traits<char>::eof()) return false;
   ++line_number_;
+  for (; c != std::char_traits<char>::eof() && c != '\n'; c = buffer.sbumpc()) {
+    if (line.size() == kMaxCsvLineBytes)
+      fail("line longer than " + std::to_string(kMaxCsvLineBytes) + " bytes (expected a CSV row)");
+    line += static_cast<char>(c);
+  }
   if (!line.empty() && line.back() == '\r') line.pop_back();
   return true;
 }
@@ -56,8 +79,10 @@ bool CsvReader::skip_row() {
 }
 
 std::string CsvReader::where(std::string_view what) const {
-  return file_.string() + ":" + std::to_string(line_number_) + ": " + std::string(what);
+  return file_.string() + ": line " + std::to_string(line_number_) + ": " + std::string(what);
 }
+
+void CsvReader::fail(std::string_view what) const { throw InputError(where(what)); }
 
 std::vector<std::string> split_csv_line(std::string_view line) {
   std::vector<std::string> fields;
@@ -100,4 +125,17 @@ bool parse_number(std::string_view field, double& value) {
   return ec == std::errc() && ptr == end;
 }
 
-}  // namespace affix::viewer
+bool parse_integer(std::string_view field, long long& value) {
+  const char* end = field.data() + field.size();
+  const auto [ptr, ec] = std::from_chars(field.data(), end, value);
+  return !field.empty() && ec == std::errc() && ptr == end;
+}
+
+std::string quoted_field(std::string_view field) {
+  std::string out(1, '\'');
+  out += excerpt(field, 40);
+  out += '\'';
+  return out;
+}
+
+}  // namespace affix
