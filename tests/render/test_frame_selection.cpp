@@ -18,14 +18,6 @@ namespace {
 
 using test::ScratchDir;
 
-TEST(FrameSelection, EveryNthFrameFromTheFirst) {
-  EXPECT_EQ(select_frames(10, 1), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
-  EXPECT_EQ(select_frames(10, 3), (std::vector<int>{0, 3, 6, 9}));
-  EXPECT_EQ(select_frames(10, 4), (std::vector<int>{0, 4, 8}));
-  EXPECT_EQ(select_frames(1, 5), (std::vector<int>{0}));
-  EXPECT_TRUE(select_frames(0, 2).empty());
-}
-
 TEST(FrameSelection, PicturesAreNumberedWithFiveDigits) {
   EXPECT_EQ(picture_file_name(0), "00000.png");
   EXPECT_EQ(picture_file_name(42), "00042.png");

@@ -1,19 +1,11 @@
 #include "affix/render/frame_selection.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 
 namespace affix {
-
-std::vector<int> select_frames(int frame_count, int every) {
-  assert(every >= 1);
-  std::vector<int> frames;
-  for (int k = 0; k < frame_count; k += every) frames.push_back(k);
-  return frames;
-}
 
 std::string picture_file_name(int picture) {
   char name[32];
@@ -41,8 +33,9 @@ int playback_fps(const std::vector<double>& picture_times, int max_fps, int fall
   if (picture_times.size() < 2) return std::clamp(fallback, 1, max_fps);
   const double span = picture_times.back() - picture_times.front();
   if (!(span > 0)) return std::clamp(fallback, 1, max_fps);
+  // Clamped before rounding: a span of 1e-300 s must not overflow the conversion to int.
   const double fps = static_cast<double>(picture_times.size() - 1) / span;
-  return std::clamp(static_cast<int>(std::lround(fps)), 1, max_fps);
+  return static_cast<int>(std::lround(std::clamp(fps, 1.0, static_cast<double>(std::max(1, max_fps)))));
 }
 
 }  // namespace affix

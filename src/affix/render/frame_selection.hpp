@@ -3,17 +3,14 @@
 // animation plays.
 //
 // `--every N` keeps trajectory frames 0, N, 2N, … (the first frame always; the last one only when it
-// falls on the stride, so every picture is the same time apart). Pictures are numbered 0, 1, 2, … in
-// the order they are drawn — not by trajectory frame — so that an encoder reading the pattern
-// `%05d.png` finds an unbroken sequence.
+// falls on the stride, so every picture is the same time apart); read_trajectory keeps just those.
+// Pictures are numbered 0, 1, 2, … in the order they are drawn — not by trajectory frame — so that an
+// encoder reading the pattern `%05d.png` finds an unbroken sequence.
 #include <filesystem>
 #include <string>
 #include <vector>
 
 namespace affix {
-
-/// Indices into the trajectory's frames: 0, every, 2·every, … < frame_count. `every` ≥ 1.
-std::vector<int> select_frames(int frame_count, int every);
 
 /// The name of picture number `picture`: five digits, zero-padded (`00042.png`); more digits past 99999.
 std::string picture_file_name(int picture);

@@ -4,14 +4,17 @@
 
 namespace affix {
 
-Recording read_recording(const std::filesystem::path& run_dir) {
-  if (!std::filesystem::is_directory(run_dir))
+Recording read_recording(const std::filesystem::path& run_dir, int every) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(run_dir, error))
     throw InputError(run_dir.string() + ": not a directory (expected the output directory of `affix run`)");
   Recording recording;
   recording.scene = read_scene_meshes(run_dir / "meshes.json");
   const std::filesystem::path trajectory = run_dir / "trajectory.csv";
-  recording.frames = read_trajectory(trajectory, recording.scene.names);
-  if (recording.frames.empty()) throw InputError(trajectory.string() + ": no frames to render");
+  Trajectory read = read_trajectory(trajectory, recording.scene.names, every);
+  if (read.frames.empty()) throw InputError(trajectory.string() + ": no complete frame to render");
+  recording.frames = std::move(read.frames);
+  recording.frame_count = read.frame_count;
   return recording;
 }
 
@@ -41,7 +44,7 @@ std::vector<Vec3> framing_points(const Recording& recording, std::size_t budget)
     for (const BodyPose* pose : poses[b]) {
       for (const Vec3& r : rest) {
         const Vec3 x = world_point(*pose, r);
-        if (x.allFinite()) points.push_back(x);
+        if ((x.array().abs() <= kMaxFramedCoordinate).all()) points.push_back(x);  // false for NaN too
       }
     }
   }

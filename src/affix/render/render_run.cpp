@@ -38,12 +38,12 @@ RenderResult render_run(const RenderOptions& options) {
   // Fail before drawing anything when the encoder the options ask for is missing.
   if (options.gif) require_ffmpeg("--gif");
   if (options.mp4) require_ffmpeg("--mp4");
-  const Recording recording = read_recording(options.run_dir);
+  // Only the frames to draw are kept (trajectory frames 0, every, 2·every, …).
+  const Recording recording = read_recording(options.run_dir, options.every);
 
   RenderResult result;
-  result.trajectory_frames = static_cast<int>(recording.frames.size());
-  const std::vector<int> selected = select_frames(result.trajectory_frames, options.every);
-  result.pictures = static_cast<int>(selected.size());
+  result.trajectory_frames = recording.frame_count;
+  result.pictures = static_cast<int>(recording.frames.size());
 
   // One camera for the whole animation: framed on the bodies over the whole run, so nothing leaves the
   // picture and the view never jumps; a given position or target replaces the automatic one.
@@ -65,7 +65,7 @@ RenderResult render_run(const RenderOptions& options) {
   OffscreenRenderer renderer(options.width, options.height, options.style.supersample);
   std::vector<double> times;
   for (int picture = 0; picture < result.pictures; ++picture) {
-    const TrajectoryFrame& frame = recording.frames[static_cast<std::size_t>(selected[picture])];
+    const TrajectoryFrame& frame = recording.frames[static_cast<std::size_t>(picture)];
     write_png(result.out_dir / picture_file_name(picture),
               renderer.render(scene, frame.poses, result.camera, options.style));
     times.push_back(frame.time);

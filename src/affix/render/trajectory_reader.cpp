@@ -1,120 +1,93 @@
 #include "affix/render/trajectory_reader.hpp"
 
-#include <charconv>
-#include <fstream>
-#include <optional>
+#include <cassert>
 
 #include "affix/error.hpp"
-#include "affix/io/trajectory_writer.hpp"
+#include "affix/io/csv_reader.hpp"
+#include "affix/io/trajectory_row.hpp"
 
 namespace affix {
 
 namespace {
 
-/// Splits one CSV line into fields; a field may be quoted (RFC 4180: "" inside quotes is one "), which
-/// is how csv_field writes a body name holding a comma or a quote. Body names hold no line breaks that
-/// matter to a renderer, so a record is one line.
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c != '"') fields.back() += c;
-      else if (i + 1 < line.size() && line[i + 1] == '"') fields.back() += line[++i];
-      else quoted = false;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-/// The whole field as a number (from_chars reads the writer's `inf` and `nan` too), or nothing.
-template <typename T>
-std::optional<T> parse_number(const std::string& field) {
-  T value{};
-  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (error != std::errc() || end != field.data() + field.size()) return std::nullopt;
-  return value;
-}
-
 class Reader {
  public:
-  Reader(const std::filesystem::path& file, const std::vector<std::string>& names) : file_(file), names_(names) {}
+  Reader(const std::filesystem::path& file, const std::vector<std::string>& names, int every)
+      : csv_(file), names_(names), every_(every) {}
 
-  std::vector<TrajectoryFrame> read() {
-    std::ifstream in(file_);
-    if (!in) fail_file("cannot read file (run `affix run` to make it)");
+  Trajectory read() {
+    check_trajectory_header(csv_, csv_.read_header());
+    if (names_.empty()) throw InputError(csv_.file().string() + ": meshes.json lists no bodies to draw");
     std::string line;
-    if (!std::getline(in, line) || line.rfind(TrajectoryWriter::kHeader, 0) != 0)
-      fail_line("expected the header " + std::string(TrajectoryWriter::kHeader));
-    while (std::getline(in, line)) {
-      ++line_number_;
-      if (!line.empty() && line != "\r") add_row(split_csv(line));
-    }
+    while (csv_.next_row(line)) add_row(parse_trajectory_row(csv_, line));
     // A run killed while writing may leave its last frame short: leave that frame out.
-    if (!frames_.empty() && frames_.back().poses.size() != names_.size()) frames_.pop_back();
-    return std::move(frames_);
+    if (body_ == names_.size()) ++out_.frame_count;
+    else if (kept_current() && !out_.frames.empty()) out_.frames.pop_back();
+    return std::move(out_);
   }
 
  private:
-  static constexpr std::size_t kFields = 15;  // frame, time, body, x, y, z, a00 … a22
+  bool kept_current() const { return frame_ % every_ == 0; }
 
-  void add_row(const std::vector<std::string>& fields) {
-    if (fields.size() < kFields)
-      fail_line("expected " + std::to_string(kFields) + " fields, got " + std::to_string(fields.size()));
-    const auto frame = parse_number<int>(fields[0]);
-    const auto time = parse_number<double>(fields[1]);
-    if (!frame || !time) fail_line("expected a frame number and a time");
-    if (frames_.empty() || frames_.back().index != *frame) {
-      check_complete();
-      frames_.push_back({*frame, *time, {}});
+  void add_row(const TrajectoryRow& row) {
+    if (started_ && body_ < names_.size()) {
+      if (row.frame != frame_) csv_.fail(missing_bodies());
+    } else {
+      start_frame(row);
     }
-    TrajectoryFrame& current = frames_.back();
-    const std::size_t body = current.poses.size();
-    if (body >= names_.size() || fields[2] != names_[body])
-      fail_line("body '" + fields[2] + "' where meshes.json has " +
-                (body < names_.size() ? "'" + names_[body] + "'" : "no more bodies"));
-    double values[12];
-    for (std::size_t k = 0; k < 12; ++k) {
-      const auto value = parse_number<double>(fields[3 + k]);
-      if (!value) fail_line("expected a number in column " + std::to_string(4 + k) + ", got '" + fields[3 + k] + "'");
-      values[k] = *value;
+    expect_body(csv_, row, names_, body_);
+    expect_time(csv_, row, time_);
+    if (kept_current()) {
+      BodyPose& pose = out_.frames.back().poses.emplace_back();
+      pose.p = Vec3(row.values[0], row.values[1], row.values[2]);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) pose.A(i, j) = row.values[3 + 3 * i + j];  // a_ij, row-major
     }
-    BodyPose pose;
-    pose.p = Vec3(values[0], values[1], values[2]);
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) pose.A(i, j) = values[3 + 3 * i + j];  // a_ij, row-major
-    current.poses.push_back(pose);
+    ++body_;
   }
 
-  void check_complete() const {
-    if (!frames_.empty() && frames_.back().poses.size() != names_.size())
-      fail_line("frame " + std::to_string(frames_.back().index) + " has " +
-                std::to_string(frames_.back().poses.size()) + " of " + std::to_string(names_.size()) + " bodies");
+  /// The row opens the next frame: its number is one more than the last, its time no earlier.
+  void start_frame(const TrajectoryRow& row) {
+    if (started_ && row.frame == frame_)
+      csv_.fail("frame " + std::to_string(frame_) + " already has all " + std::to_string(names_.size()) +
+                " bodies of meshes.json");
+    expect_frame(csv_, row, started_ ? frame_ + 1 : 0);
+    if (started_ && row.time < time_)
+      csv_.fail("time goes back: frame " + std::to_string(row.frame) + " is earlier than frame " + std::to_string(frame_));
+    if (started_) ++out_.frame_count;
+    started_ = true;
+    frame_ = row.frame;
+    time_ = row.time;
+    body_ = 0;
+    if (!kept_current()) return;
+    if ((out_.frames.size() + 1) * names_.size() > kMaxHeldPoses)
+      csv_.fail("more than " + std::to_string(kMaxHeldPoses) + " poses (frames × bodies) to hold for drawing; " +
+                "draw fewer frames (--every)");
+    out_.frames.push_back({row.frame, row.time, {}});
+    out_.frames.back().poses.reserve(names_.size());
   }
 
-  [[noreturn]] void fail_file(const std::string& message) const { throw InputError(file_.string() + ": " + message); }
-  [[noreturn]] void fail_line(const std::string& message) const {
-    fail_file("line " + std::to_string(line_number_) + ": " + message);
+  std::string missing_bodies() const {
+    return "frame " + std::to_string(frame_) + " has " + std::to_string(body_) + " of " +
+           std::to_string(names_.size()) + " bodies (expected body " + quoted_field(names_[body_]) + ")";
   }
 
-  const std::filesystem::path& file_;
+  CsvReader csv_;
   const std::vector<std::string>& names_;
-  std::vector<TrajectoryFrame> frames_;
-  int line_number_ = 1;
+  int every_;
+  Trajectory out_;
+  bool started_ = false;
+  int frame_ = 0;       // the frame being read
+  double time_ = 0.0;   // its time
+  std::size_t body_ = 0;  // rows of it read so far
 };
 
 }  // namespace
 
-std::vector<TrajectoryFrame> read_trajectory(const std::filesystem::path& file,
-                                             const std::vector<std::string>& body_names) {
-  return Reader(file, body_names).read();
+Trajectory read_trajectory(const std::filesystem::path& file, const std::vector<std::string>& body_names,
+                           int every) {
+  assert(every >= 1);
+  return Reader(file, body_names, every).read();
 }
 
 }  // namespace affix

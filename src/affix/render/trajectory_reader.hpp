@@ -1,7 +1,10 @@
 #pragma once
 // Reads trajectory.csv (DESIGN §4) back into poses: the renderer's view of a run. Rows are grouped
-// into frames by their `frame` column; within a frame the bodies must come in the order of
-// `body_names` (scene order, as meshes.json lists them), which is the order the writer uses.
+// into frames by their `frame` column, which counts 0, 1, 2, … as the writer writes it; within a frame
+// the bodies must come in the order of `body_names` (scene order, as meshes.json lists them), with one
+// time. Every row is checked (io/trajectory_row.hpp), but only the frames to be drawn are kept, so that
+// `--every` also bounds the memory a long run takes.
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,10 +19,20 @@ struct TrajectoryFrame {
   std::vector<BodyPose> poses;  ///< one per body, in scene order
 };
 
-/// A trailing incomplete frame (a run killed while writing) is left out. Throws InputError naming the
-/// file (and the line) when it is missing, has another header, a malformed row, a body out of order, or
-/// a frame before the last with bodies missing.
-std::vector<TrajectoryFrame> read_trajectory(const std::filesystem::path& file,
-                                             const std::vector<std::string>& body_names);
+struct Trajectory {
+  int frame_count = 0;                  ///< complete frames in the file
+  std::vector<TrajectoryFrame> frames;  ///< the kept ones: frames 0, every, 2·every, … < frame_count
+};
+
+/// The most poses (frames kept × bodies) read_trajectory holds: about 1 GB of them.
+inline constexpr std::size_t kMaxHeldPoses = 10'000'000;
+
+/// Reads `file`, keeping frames 0, every, 2·every, … (`every` ≥ 1). A trailing incomplete frame (a
+/// run killed while writing) is left out. Throws InputError naming the file (and the line) when it is
+/// missing, has another header, a malformed row (trajectory_row.hpp), a body out of order or unknown,
+/// a frame number out of sequence, a time that goes back or differs within a frame, a frame before the
+/// last with bodies missing, or more than kMaxHeldPoses poses to keep.
+Trajectory read_trajectory(const std::filesystem::path& file, const std::vector<std::string>& body_names,
+                           int every = 1);
 
 }  // namespace affix
