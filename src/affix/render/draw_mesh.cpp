@@ -32,6 +32,11 @@ DrawMesh make_draw_mesh(const TriangleMesh& mesh, double crease_deg) {
   return out;
 }
 
+bool drawable(const BodyPose& pose) {
+  constexpr double kLimit = 1e15;  // then |A·x̄ + p| ≤ 3.1e27, far inside float range
+  return (pose.p.array().abs() <= kLimit).all() && (pose.A.array().abs() <= kLimit).all();
+}
+
 void append_posed(const DrawMesh& mesh, const BodyPose& pose, std::vector<float>& positions,
                   std::vector<float>& normals) {
   // A⁻ᵀ up to a positive factor is the cofactor matrix when det A > 0; invert directly and fall back to

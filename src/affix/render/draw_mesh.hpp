@@ -20,7 +20,13 @@ struct DrawMesh {
 
 DrawMesh make_draw_mesh(const TriangleMesh& mesh, double crease_deg = 50.0);
 
-/// World positions and unit normals of the corners for `pose`, appended as xyz floats (OpenGL arrays).
+/// Whether `pose` maps meshes.json's coordinates (|x̄| ≤ 1e12, scene_meshes.hpp) into float range:
+/// false for a diverged run's NaN or a runaway's 1e300, which float conversion and the rasteriser must
+/// never see. Such a body is left out of the picture.
+bool drawable(const BodyPose& pose);
+
+/// World positions and unit normals of the corners for `pose` (drawable), appended as xyz floats
+/// (OpenGL arrays).
 void append_posed(const DrawMesh& mesh, const BodyPose& pose, std::vector<float>& positions,
                   std::vector<float>& normals);
 

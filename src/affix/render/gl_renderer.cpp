@@ -132,7 +132,7 @@ Image OffscreenRenderer::render(const RenderScene& scene, const std::vector<Body
   normals_.clear();
   std::vector<std::size_t> first(poses.size() + 1, 0);
   for (std::size_t b = 0; b < poses.size(); ++b) {
-    append_posed(scene.meshes[b], poses[b], positions_, normals_);
+    if (drawable(poses[b])) append_posed(scene.meshes[b], poses[b], positions_, normals_);
     first[b + 1] = positions_.size() / 3;
   }
 

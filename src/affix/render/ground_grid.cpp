@@ -35,16 +35,18 @@ GroundGrid make_ground_grid(double height, const Aabb& bodies, const Vec3& backg
   const double footprint = 0.5 * std::hypot(size.x(), size.y());
   grid.fade_start = footprint + 0.5 * extent;
   grid.radius = footprint + 3.0 * extent;
-  // Tiles on the world grid (multiples of `tile`), so the pattern stays put when the scene moves.
-  const int first_i = static_cast<int>(std::floor((grid.centre.x() - grid.radius) / grid.tile));
-  const int first_j = static_cast<int>(std::floor((grid.centre.y() - grid.radius) / grid.tile));
-  const int count_i = static_cast<int>(std::ceil(2 * grid.radius / grid.tile)) + 1;
-  const int count_j = static_cast<int>(std::ceil(2 * grid.radius / grid.tile)) + 1;
-  for (int i = first_i; i < first_i + count_i; ++i) {
-    for (int j = first_j; j < first_j + count_j; ++j) {
+  // Tiles on the world grid (multiples of `tile`), so the pattern stays put when the scene moves. The
+  // tile numbers are 64-bit: a small scene far from the origin (1e12 m, framing's limit, over tiles of
+  // 1e-4 m) counts past an int. There are always about 50 tiles across, radius/tile being bounded.
+  const auto first_i = static_cast<long long>(std::floor((grid.centre.x() - grid.radius) / grid.tile));
+  const auto first_j = static_cast<long long>(std::floor((grid.centre.y() - grid.radius) / grid.tile));
+  const auto count = static_cast<long long>(std::ceil(2 * grid.radius / grid.tile)) + 1;
+  for (long long i = first_i; i < first_i + count; ++i) {
+    for (long long j = first_j; j < first_j + count; ++j) {
       const Vec3& shade = ((i + j) % 2 == 0) ? light : dark;
-      const Vec2 corners[4] = {grid.tile * Vec2(i, j), grid.tile * Vec2(i + 1, j), grid.tile * Vec2(i + 1, j + 1),
-                               grid.tile * Vec2(i, j + 1)};
+      const double x = static_cast<double>(i), y = static_cast<double>(j);
+      const Vec2 corners[4] = {grid.tile * Vec2(x, y), grid.tile * Vec2(x + 1, y), grid.tile * Vec2(x + 1, y + 1),
+                               grid.tile * Vec2(x, y + 1)};
       double nearest = 1e300;
       for (const Vec2& c : corners) nearest = std::min(nearest, (c - grid.centre).norm());
       if (nearest > grid.radius) continue;  // wholly faded: the backdrop shows anyway

@@ -18,6 +18,9 @@ RenderScene make_render_scene(const SceneMeshes& scene, const Aabb& body_bounds,
     out.bounds.extend(Vec3(g.centre.x() - g.radius, g.centre.y() - g.radius, g.height));
     out.bounds.extend(Vec3(g.centre.x() + g.radius, g.centre.y() + g.radius, g.height));
   }
+  // Nothing to frame (every pose of the run not drawable, no ground): the clip planes still need a box,
+  // and the automatic camera looks at the unit cube (camera_framing.hpp).
+  if (out.bounds.is_empty()) out.bounds = Aabb{Vec3::Constant(-0.5), Vec3::Constant(0.5)};
   return out;
 }
 
