@@ -2,6 +2,9 @@
 // (viewer/view_page.hpp) and says where it went and how to open it.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +14,8 @@
 
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
+#include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
 #include "affix/viewer/view_page.hpp"
 
 namespace affix::cli {
@@ -20,8 +25,27 @@ namespace {
 struct ViewArgs {
   std::filesystem::path out_dir;
   std::optional<std::filesystem::path> output;  ///< absent: OUT_DIR/view.html
-  double max_pose_mb = viewer::kDefaultPoseBudgetBytes / 1e6;
+  std::optional<std::string> max_pose_mb;       ///< absent: kDefaultPoseBudgetBytes
 };
+
+/// The largest --max-pose-mb: a page is one string in the browser, and browsers cap those near 1 GB.
+constexpr double kMaxPoseMb = 100'000;
+
+/// --max-pose-mb as bytes. The option is taken as text and checked here, not by CLI11, so that a bad
+/// value is reported like every other bad input (`affix: error: …`, exit 2) and NaN and inf, which
+/// CLI11's number checks let through, are refused too.
+std::size_t pose_budget_bytes(const std::optional<std::string>& text) {
+  if (!text) return viewer::kDefaultPoseBudgetBytes;
+  double mb = 0.0;
+  const char* begin = text->data();
+  const char* end = begin + text->size();
+  const auto [ptr, ec] = std::from_chars(begin, end, mb);
+  if (ec != std::errc() || ptr != end || !std::isfinite(mb) || !(mb > 0.0) || mb > kMaxPoseMb)
+    throw InputError("--max-pose-mb " + excerpt(*text) + ": expected a number of megabytes greater than 0, at most " +
+                     std::to_string(static_cast<int>(kMaxPoseMb)));
+  // At least one byte: a budget below one frame keeps the first frame only (decimation.hpp).
+  return std::max<std::size_t>(1, static_cast<std::size_t>(mb * 1e6));
+}
 
 std::string megabytes(std::size_t bytes) {
   char text[32];
@@ -31,7 +55,7 @@ std::string megabytes(std::size_t bytes) {
 
 int view_command(const ViewArgs& args) {
   viewer::ViewOptions options;
-  options.pose_budget_bytes = static_cast<std::size_t>(args.max_pose_mb * 1e6);
+  options.pose_budget_bytes = pose_budget_bytes(args.max_pose_mb);
   const viewer::ViewPage page = viewer::build_view_page(args.out_dir, options);
   const std::filesystem::path file = args.output.value_or(args.out_dir / "view.html");
   viewer::write_view_page(file, page);
@@ -58,8 +82,7 @@ Action add_view(CLI::App& app) {
   view->add_option("out_dir", args->out_dir, "A run's output directory (what `affix run --out` wrote)")->required();
   view->add_option("--output,-o", args->output, "Where to write the page (default: OUT_DIR/view.html)");
   view->add_option("--max-pose-mb", args->max_pose_mb,
-                   "Budget of embedded pose data in MB; longer runs keep every k-th frame (default 20)")
-      ->check(CLI::PositiveNumber);
+                   "Budget of embedded pose data in MB; longer runs keep every k-th frame (default 20)");
   return [args] { return view_command(*args); };
 }
 
