@@ -88,12 +88,16 @@ TEST_F(RenderReaderFuzz, ThePristineRunIsRead) {
 }
 
 TEST_F(RenderReaderFuzz, MutatedRunsAreReadOrRefusedNamingTheFile) {
-  for (int i = 0; i < kCases; ++i) {
+  for (int i = 0; i < test::fuzz_cases(kCases); ++i) {
     const std::uint64_t seed = kFirstSeed + static_cast<std::uint64_t>(i);
     std::string what;
     const fs::path dir = mutated(seed, what);
     if (test::fuzz_trace()) std::cerr << "seed " << seed << ": " << what << std::endl;
     test::expect_input_error_at_worst([&] { read_and_prepare(dir, 1 + i % 3); }, dir, seed, what);
+    if (HasFailure()) {
+      test::keep_failed_case(dir, seed);
+      return;
+    }
     fs::remove_all(dir);
   }
 }

@@ -353,6 +353,22 @@ class RunOutputMutator {
   std::mt19937_64 rng_;
 };
 
+/// How many cases to run: AFFIX_READER_FUZZ_CASES when set (to run more, or to bisect), else `standard`.
+inline int fuzz_cases(int standard) {
+  const char* text = std::getenv("AFFIX_READER_FUZZ_CASES");
+  return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : standard;
+}
+
+/// Copies a failing case's directory to <tmp>/affix_reader_fuzz_<seed> (the test's own directories go
+/// when it ends), and says where, so that the files can be looked at and fed to the executable.
+inline void keep_failed_case(const fs::path& dir, std::uint64_t seed) {
+  const fs::path kept = fs::temp_directory_path() / ("affix_reader_fuzz_" + std::to_string(seed));
+  std::error_code error;
+  fs::remove_all(kept, error);
+  fs::copy(dir, kept, fs::copy_options::recursive, error);
+  ADD_FAILURE() << "seed " << seed << ": the failing case's files are in " << kept.string();
+}
+
 /// Whether AFFIX_FUZZ_TRACE is set: then each case is printed before it runs, and its outcome after, so that a crash (which
 /// no test framework survives) can be traced to its seed.
 inline bool fuzz_trace() { return std::getenv("AFFIX_FUZZ_TRACE") != nullptr; }

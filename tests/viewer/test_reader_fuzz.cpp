@@ -72,13 +72,17 @@ TEST_F(ViewReaderFuzz, ThePristineRunMakesAPage) {
 TEST_F(ViewReaderFuzz, MutatedRunsGiveAPageOrAnInputErrorNamingTheFile) {
   ViewOptions options;
   options.pose_budget_bytes = 200;  // two frames of two bodies: decimation is exercised too
-  for (int i = 0; i < kCases; ++i) {
+  for (int i = 0; i < test::fuzz_cases(kCases); ++i) {
     const std::uint64_t seed = kFirstSeed + static_cast<std::uint64_t>(i);
     std::string what;
     const fs::path dir = mutated(seed, what);
     if (test::fuzz_trace()) std::cerr << "seed " << seed << ": " << what << std::endl;
     test::expect_input_error_at_worst([&] { build_view_page(dir, i % 2 == 0 ? options : ViewOptions{}); }, dir, seed,
                                       what);
+    if (HasFailure()) {
+      test::keep_failed_case(dir, seed);
+      return;
+    }
     fs::remove_all(dir);
   }
 }
