@@ -328,7 +328,7 @@ TEST(SceneErrors, BadJointLimitsAndLengths) {
                                 "axis": [0, 0, 0] })"),
                "joints[0].axis", "non-zero");
   expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0],
-                                "anchor2": [1, 0, 0], "min": 2, "max": 1 })"),
+                                "anchor2": [2, 0, 0], "min": 1, "max": 0.5 })"),
                "joints[0].max", "≥ min");
   expect_error(joint_scene(R"({ "type": "slider", "body1": "a", "body2": "b", "point": [0, 0, 0],
                                 "normal": [0, 0, 1], "limits": [0, 1] })"),
@@ -336,6 +336,91 @@ TEST(SceneErrors, BadJointLimitsAndLengths) {
   expect_error(joint_scene(R"({ "type": "slider", "body1": "a", "body2": "b", "point": [0, 0, 0],
                                 "normal": [0, 0, 1], "direction": [1, 0, 0] })"),
                "joints[0].direction", "only one of normal and direction");
+}
+
+// Angles and displacements are 0 at the initial configuration (DESIGN §3): a limit range that excludes
+// 0 would start the joint outside its own limit, and the solver would quietly widen it to the start.
+
+TEST(SceneErrors, HingeLimitsExcludingTheStartingAngle) {
+  const std::string message = load_error(joint_scene(R"({ "type": "hinge", "body1": "a", "body2": "world",
+      "anchor": [0, 0, 3], "axis": [1, 0, 0], "limits_deg": [10, 20] })"));
+  EXPECT_NE(message.find(": joints[0].limits_deg: expected a range containing the initial angle 0°, got [10, 20]"),
+            std::string::npos)
+      << message;
+  expect_error(joint_scene(R"({ "type": "hinge", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "axis": [1, 0, 0], "limits_deg": [-20, -1e-9] })"),
+               "joints[0].limits_deg", "initial angle 0°");
+}
+
+TEST(SceneErrors, ConeTwistLimitsExcludingTheStartingAngle) {
+  for (const char* which : {"twist", "swing1", "swing2"}) {
+    expect_error(joint_scene(std::string(R"({ "type": "cone_twist", "body1": "a", "body2": "b",
+        "anchor": [0, 0, 0], "frame": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "limits_deg": { ")") +
+                             which + R"(": [5, 30] } })"),
+                 std::string("joints[0].limits_deg.") + which, "initial angle 0°");
+  }
+}
+
+TEST(SceneErrors, SlideLimitsExcludingTheStartingDisplacement) {
+  expect_error(joint_scene(R"({ "type": "prismatic", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "axis": [1, 0, 0], "limits": [1, 2] })"),
+               "joints[0].limits", "expected a range containing the initial displacement 0 m, got [1, 2]");
+  expect_error(joint_scene(R"({ "type": "slider", "body1": "a", "body2": "b", "point": [0, 0, 0],
+                                "direction": [1, 0, 0], "limits": [-2, -1] })"),
+               "joints[0].limits", "initial displacement 0 m");
+}
+
+TEST(SceneErrors, DistanceBoundsExcludingTheStartingDistance) {
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0],
+                                "anchor2": [0, 0, 2], "max": 0.5 })"),
+               "joints[0].max", "expected a number ≥ the initial anchor distance 2 m, got 0.5");
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0],
+                                "anchor2": [0, 0, 2], "min": 3 })"),
+               "joints[0].min", "expected a number ≤ the initial anchor distance 2 m, got 3");
+  // With a rest length the bounds still apply to the start, not to the rest length.
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0],
+                                "anchor2": [0, 0, 2], "length": 1, "min": 0.5, "max": 1.5 })"),
+               "joints[0].max", "initial anchor distance 2 m");
+}
+
+TEST(SceneErrors, DistanceAnchorsThatCoincideWithoutALength) {
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [1, 2, 3],
+                                "anchor2": [1, 2, 3] })"),
+               "joints[0].anchor2", "expected a point apart from anchor1 (the rest length would be 0");
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0],
+                                "anchor2": [0, 0, 0], "max": 1 })"),
+               "joints[0].anchor2", "use a ball joint");
+  // A rest length does not help: the distance has no gradient where the anchors meet.
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0],
+                                "anchor2": [0, 0, 0], "length": 1 })"),
+               "joints[0].anchor2", "expected a point apart from anchor1");
+  expect_error(joint_scene(R"({ "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, -1e308],
+                                "anchor2": [0, 0, 1e308] })"),
+               "joints[0].anchor2", "within");
+}
+
+/// A range that the start touches (an end at 0) stays allowed: the ipc solver opens it at that end.
+TEST(SceneErrors, LimitsThatTheStartTouchesAreAccepted) {
+  TempDir dir;
+  const auto file = dir.write("touch.json", scene_with(R"(, "joints": [
+      { "type": "hinge", "body1": "a", "body2": "world", "anchor": [0, 0, 0], "axis": [1, 0, 0],
+        "limits_deg": [0, 90] },
+      { "type": "hinge", "body1": "b", "body2": "world", "anchor": [0, 0, 0], "axis": [1, 0, 0],
+        "limits_deg": [-90, 0] },
+      { "type": "hinge", "body1": "a", "body2": "b", "anchor": [0, 0, 0], "axis": [1, 0, 0],
+        "limits_deg": [0, 0] },
+      { "type": "prismatic", "body1": "a", "body2": "b", "anchor": [0, 0, 0], "axis": [1, 0, 0],
+        "limits": [0, 1] },
+      { "type": "slider", "body1": "a", "body2": "b", "point": [0, 0, 0], "direction": [1, 0, 0],
+        "limits": [-1, 0] },
+      { "type": "cone_twist", "body1": "a", "body2": "world", "anchor": [0, 0, 0],
+        "frame": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        "limits_deg": { "twist": [0, 10], "swing1": [-10, 0], "swing2": [0, 0] } },
+      { "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0], "anchor2": [0.1, 0.2, 0],
+        "min": 0.223606797749979, "max": 0.223606797749979 },
+      { "type": "distance", "body1": "a", "body2": "b", "anchor1": [0, 0, 0.3], "anchor2": [0, 0, 0.1],
+        "min": 0.2, "max": 0.2 } ])"));
+  EXPECT_NO_THROW(load_scene(file));
 }
 
 /// Each joint type with one required field left out, and where the error must point.

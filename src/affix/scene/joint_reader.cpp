@@ -1,5 +1,6 @@
 #include "affix/scene/joint_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -7,6 +8,7 @@
 #include <utility>
 
 #include "affix/math/excerpt.hpp"
+#include "affix/math/number_text.hpp"
 
 namespace affix {
 
@@ -17,6 +19,8 @@ constexpr JointType kJointTypes[] = {JointType::ball,      JointType::hinge, Joi
                                      JointType::distance,  JointType::slider};
 constexpr double kPerpendicularTolerance = 1e-6;  // |cos| between axes that must be at right angles
 constexpr double kDegToRad = std::numbers::pi / 180.0;
+/// Relative rounding of an anchor distance: a `min`/`max` this close to it counts as touching.
+constexpr double kDistanceRounding = 1e-12;
 
 /// The fields every joint may have, then the DESIGN §3 table row of each type.
 std::vector<std::string_view> allowed_fields(JointType type) {
@@ -53,9 +57,24 @@ std::array<double, 2> read_range(const JsonReader& value) {
   return range;
 }
 
+/// A limit range that contains the initial value 0: angles and displacements are 0 at the initial
+/// configuration (DESIGN §3), so a range that excludes 0 would start the joint outside its own limit,
+/// which no solver can honour. Touching (min == 0 or max == 0) is allowed. `what` is e.g. "angle 0°".
+std::array<double, 2> read_range_containing_zero(const JsonReader& value, std::string_view what) {
+  const auto range = read_range(value);
+  if (!(range[0] <= 0.0 && 0.0 <= range[1])) {
+    value.expected("a range containing the initial " + std::string(what));
+  }
+  return range;
+}
+
 AngleRange read_angle_range_deg(const JsonReader& value) {
-  const auto deg = read_range(value);
+  const auto deg = read_range_containing_zero(value, "angle 0°");
   return {deg[0] * kDegToRad, deg[1] * kDegToRad};
+}
+
+std::array<double, 2> read_displacement_range(const JsonReader& value) {
+  return read_range_containing_zero(value, "displacement 0 m");
 }
 
 /// Universal `axes` [a1, a2]: the cross of the joint needs them at right angles.
@@ -89,16 +108,34 @@ void read_cone_limits(const JsonReader& value, JointDef& joint) {
   if (auto v = obj.find("swing2")) joint.swing2_limits = read_angle_range_deg(*v);
 }
 
+/// The anchors are world points at t = 0, so the initial distance is known here: `min` and `max` must
+/// admit it (touching allowed, within rounding of the distance), and without `length` the anchors must
+/// be apart: the rest length would be 0 (a ball joint's job), and a distance has no gradient at 0.
 void read_distance(const ObjectReader& obj, JointDef& joint) {
   joint.anchor1 = obj.at("anchor1").vec3();
-  joint.anchor2 = obj.at("anchor2").vec3();
+  const JsonReader anchor2 = obj.at("anchor2");
+  joint.anchor2 = anchor2.vec3();
+  const double initial = (joint.anchor1 - joint.anchor2).norm();
+  if (!std::isfinite(initial)) anchor2.expected("a point within 1e308 m of anchor1");
+  const double slack = kDistanceRounding * std::max(1.0, initial);
   if (auto v = obj.find("length")) joint.length = v->positive();
-  if (auto v = obj.find("min")) joint.min_length = v->non_negative();
+  if (!(initial > 0.0)) {
+    // ‖anchor1 − anchor2‖ has no gradient where the anchors meet, so the penalty and the bounds
+    // would start at a non-finite gradient whatever the rest length.
+    anchor2.expected(joint.length ? "a point apart from anchor1 (the distance has no direction where they meet)"
+                                  : "a point apart from anchor1 (the rest length would be 0; use a ball joint)");
+  }
+  const std::string initial_text = "the initial anchor distance " + number_text(initial) + " m";
+  if (auto v = obj.find("min")) {
+    joint.min_length = v->non_negative();
+    if (*joint.min_length > initial + slack) v->expected("a number ≤ " + initial_text);
+  }
   if (auto v = obj.find("max")) {
     joint.max_length = v->non_negative();
     if (joint.min_length && *joint.max_length < *joint.min_length) {
       v->expected("a number ≥ min (" + obj.at("min").render() + ")");
     }
+    if (*joint.max_length < initial - slack) v->expected("a number ≥ " + initial_text);
   }
 }
 
@@ -115,7 +152,7 @@ void read_slider(const ObjectReader& obj, JointDef& joint, const std::string& wh
   if (direction) joint.direction = direction->direction();
   if (auto v = obj.find("limits")) {
     if (!direction) v->fail("only allowed with direction (limits are measured along the line)");
-    joint.limits = read_range(*v);
+    joint.limits = read_displacement_range(*v);
   }
 }
 
@@ -131,7 +168,7 @@ void read_type_fields(const ObjectReader& obj, JointDef& joint, const std::strin
     case JointType::prismatic:
       joint.anchor = obj.at("anchor").vec3();
       joint.axis = obj.at("axis").direction();
-      if (auto v = obj.find("limits")) joint.limits = read_range(*v);
+      if (auto v = obj.find("limits")) joint.limits = read_displacement_range(*v);
       break;
     case JointType::universal:
       joint.anchor = obj.at("anchor").vec3();
