@@ -2,9 +2,11 @@
 // `run` exits 2 with one short line naming the file or option and what was expected — where they
 // used to crash, print a wrapped-around step count, or fail only mid-run with exit 1.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -124,6 +126,21 @@ TEST_F(CliLimits, LongKeyIsCut) {
   const fs::path file = write(R"({ "version": 1, ")" + std::string(10'000'000, 'k') + R"(": 1, "bodies": [ )" +
                               kBox + " ] }");
   expect_input_error(affix({"validate", file.string()}), {"(10000000 bytes): unknown field"});
+}
+
+// A scene path that is not a regular file used to be read forever (/dev/zero: 4 GB and counting) or to
+// block (a FIFO with no writer); each is refused before reading.
+TEST_F(CliLimits, SceneThatIsNotARegularFile) {
+  expect_refused_by_every_command("/dev/zero", {"/dev/zero: cannot read file (not a regular file)"});
+  const fs::path fifo = dir_ / "fifo.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_refused_by_every_command(fifo, {"fifo.json: cannot read file (not a regular file)"});
+}
+
+TEST_F(CliLimits, SceneFileAboveOneGiB) {
+  const fs::path file = write("{");
+  fs::resize_file(file, (std::uintmax_t{1} << 30) + 1);  // sparse, and never read
+  expect_refused_by_every_command(file, {"at most 1 GiB, got 1073741825 bytes"});
 }
 
 }  // namespace

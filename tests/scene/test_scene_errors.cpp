@@ -1,7 +1,10 @@
 // Scene files that are not valid: each is rejected with one line that names the file, the exact JSON
 // path in dot/bracket form and what was expected (DESIGN §4).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 
@@ -76,6 +79,57 @@ TEST(SceneErrors, DirectoryIsNotAFile) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot read file (is a directory)"), std::string::npos) << e.what();
   }
+}
+
+/// The message load_scene throws for `file`, which is not a scene that can be read.
+std::string unreadable_error(const std::filesystem::path& file) {
+  try {
+    load_scene(file);
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.rfind(file.string() + ": cannot read file (", 0), 0u) << message;
+    return message;
+  }
+  ADD_FAILURE() << "no InputError for " << file;
+  return {};
+}
+
+TEST(SceneErrors, DeviceIsNotARegularFile) {
+  // /dev/zero never ends: it used to be read until memory ran out.
+  EXPECT_NE(unreadable_error("/dev/zero").find("not a regular file"), std::string::npos);
+  EXPECT_NE(unreadable_error("/dev/null").find("not a regular file"), std::string::npos);
+}
+
+TEST(SceneErrors, FifoIsRefusedWithoutBlocking) {
+  TempDir dir;
+  const auto fifo = dir.path() / "scene.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(unreadable_error(fifo).find("not a regular file"), std::string::npos);
+}
+
+TEST(SceneErrors, LinkToARegularFileIsRead) {
+  TempDir dir;
+  const auto file = dir.write("real.json", R"({ "bodies": [ { "name": "a", "shape": { "sphere": 1 } } ] })");
+  const auto link = dir.path() / "link.json";
+  std::filesystem::create_symlink(file, link);
+  EXPECT_NO_THROW(load_scene(link));
+}
+
+TEST(SceneErrors, FileAboveTheSizeLimitIsRefusedBeforeReading) {
+  TempDir dir;
+  const auto file = dir.path() / "huge.json";
+  std::ofstream(file) << "{";
+  std::filesystem::resize_file(file, kMaxSceneFileBytes + 1);  // sparse: no disk space used
+  const std::string message = unreadable_error(file);
+  EXPECT_NE(message.find("expected a scene file of at most 1 GiB, got 1073741825 bytes"), std::string::npos)
+      << message;
+}
+
+TEST(SceneErrors, EmptyFileIsBadJson) {
+  TempDir dir;
+  const auto file = dir.write("empty.json", "");
+  EXPECT_THROW(load_scene(file), InputError);
 }
 
 TEST(SceneErrors, BadJsonGivesLineAndColumn) {

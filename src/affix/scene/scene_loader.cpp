@@ -1,10 +1,14 @@
 #include "affix/scene/scene_loader.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "affix/error.hpp"
@@ -22,18 +26,48 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
+/// The text of a scene file, read only if it is a regular file (or a link to one) of at most
+/// kMaxSceneFileBytes: /dev/zero or a FIFO would read forever or block, and a file of gigabytes would
+/// be held several times over by the parser. The checks are made on the opened descriptor (O_NONBLOCK
+/// so that opening a FIFO does not wait for a writer), and the read stops at the limit even if the file
+/// grows meanwhile.
 std::string read_text(const std::filesystem::path& file) {
   const auto fail = [&](const std::string& reason) {
     throw InputError(file.string() + ": cannot read file (" + reason + ")");
   };
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) fail("is a directory");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) fail(std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) fail(std::strerror(errno));
-  return text.str();
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) fail(std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) fail(std::strerror(errno));
+  if (S_ISDIR(info.st_mode)) fail("is a directory");
+  if (!S_ISREG(info.st_mode)) fail("not a regular file");
+  const auto too_large = [&](std::uintmax_t bytes) {
+    fail("expected a scene file of at most 1 GiB, got " + std::to_string(bytes) + " bytes");
+  };
+  if (static_cast<std::uintmax_t>(info.st_size) > kMaxSceneFileBytes) {
+    too_large(static_cast<std::uintmax_t>(info.st_size));
+  }
+  // One byte more than the size, so that the read which finds the end needs no growth.
+  std::string text(static_cast<std::size_t>(info.st_size) + 1, '\0');
+  std::size_t length = 0;
+  for (;;) {
+    if (length == text.size()) {
+      if (text.size() > kMaxSceneFileBytes) too_large(text.size());  // it grew while being read
+      text.resize(std::max<std::size_t>(2 * text.size(), 4096));
+    }
+    const ::ssize_t got = ::read(fd, text.data() + length, text.size() - length);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail(std::strerror(errno));
+    if (got == 0) break;
+    length += static_cast<std::size_t>(got);
+  }
+  if (length > kMaxSceneFileBytes) too_large(length);
+  text.resize(length);
+  return text;
 }
 
 Ground read_ground(const JsonReader& value) {
