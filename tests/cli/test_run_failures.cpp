@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -119,13 +120,13 @@ TEST_P(SignalTest, StopsAfterTheStepKeepsTheFilesAndSaysSoInTheSummary) {
 INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, SignalTest, testing::Values(SIGINT, SIGTERM));
 
 TEST_F(RunFailureTest, AFullDiskMidRunNamesTheFileAndLeavesASummary) {
-  // A file-size limit of 8 KiB (with SIGXFSZ ignored, writes past it fail with EFBIG, as on a full
-  // disk): the CSV files outgrow it within a few dozen steps; summary.json fits.
+  // A file-size limit of 8 KiB: writes past it fail with EFBIG, as on a full disk (affix ignores the
+  // SIGXFSZ that would otherwise kill it); the CSV files outgrow it within a few dozen steps, and
+  // summary.json fits.
   const fs::path scene = write_scene(box_scene(0.01, 2.0));
   const fs::path out = dir_ / "out";
-  const CommandResult r = test::run_command(
-      {"/bin/bash", "-c", "ulimit -f 8; trap '' XFSZ; exec \"$0\" \"$@\"", AFFIX_EXECUTABLE, "run",
-       scene.string(), "--out", out.string(), "--quiet"});
+  const CommandResult r = test::run_command({"/bin/bash", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", AFFIX_EXECUTABLE,
+                                             "run", scene.string(), "--out", out.string(), "--quiet"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   // stats.csv or trajectory.csv, whichever outgrows the limit first.
   EXPECT_NE(r.err.find(".csv: writing failed (File too large)"), std::string::npos) << r.err;
@@ -248,6 +249,37 @@ TEST_F(RunFailureTest, ABodyStartingCloserThanAThousandthOfDhatToTheGroundIsRefu
   const CommandResult ok = affix({"run", write_scene(gap_scene(2e-6, true)).string(), "--out",
                                   (dir_ / "ok").string(), "--quiet", "--duration", "1"});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+TEST_F(RunFailureTest, UsageErrorsAreOneLineInAffixsWords) {
+  const fs::path scene = write_scene(box_scene(0.01, 0.05));
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", scene.string(), "--duration", "1abc"},
+        std::vector<std::string>{"run", scene.string(), "--bogus"}, std::vector<std::string>{"frobnicate"},
+        std::vector<std::string>{"run"}}) {
+    const CommandResult r = affix(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("affix: error: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST_F(RunFailureTest, OppositeHugeForcesCancelWithoutCancellingGravity) {
+  // 1e200 N up and down on the same point: the net load is gravity alone, so the box falls freely,
+  // z = 2 − g·h²·N(N+1)/2 after N implicit Euler steps.
+  nlohmann::json scene = box_scene(0.01, 0.1);
+  scene["bodies"][0]["position"] = {0, 0, 2};
+  scene["forces"] = nlohmann::json::parse(R"([{"body": "box", "force": [0, 0, 1e200]},
+                                              {"body": "box", "force": [0, 0, -1e200]}])");
+  const CommandResult r = affix({"run", write_scene(scene).string(), "--out", (dir_ / "out").string(), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(dir_ / "out" / "trajectory.csv");
+  std::string line, last;
+  while (std::getline(in, line)) last = line;
+  std::vector<std::string> fields;
+  for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1)
+    fields.push_back(last.substr(start, (comma = last.find(',', start)) - start));
+  EXPECT_NEAR(std::stod(fields[5]), 2.0 - 9.81 * 1e-4 * 10 * 11 / 2, 1e-9) << last;
 }
 
 }  // namespace

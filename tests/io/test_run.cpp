@@ -6,16 +6,19 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "affix/error.hpp"
+#include "affix/io/interrupt.hpp"
 #include "affix/io/run.hpp"
 
 namespace affix {
@@ -356,6 +359,70 @@ TEST_F(RunLoopTest, AnIgnoredSignalStaysIgnored) {
   const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
   EXPECT_EQ(std::signal(SIGINT, previous), SIG_IGN) << "the disposition is restored as it was";
   EXPECT_TRUE(result.completed) << result.error;
+}
+
+TEST_F(RunLoopTest, ABodySquashedFlatOrStretchedTenfoldStopsTheRun) {
+  for (const auto& [diagonal, word] : {std::pair{Vec3(1.0, 1.0, 1e-6), "collapsed"},
+                                       std::pair{Vec3(1.0, 20.0, 1.0), "blew up"}}) {
+    FakeSimulator simulator;
+    simulator.deform_from = 2;
+    simulator.deformed = diagonal.asDiagonal();
+    options_.out_dir = dir_ / word;
+    const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+    EXPECT_FALSE(result.completed);
+    EXPECT_EQ(result.error.rfind(std::string("step 2 (t = 0.02 s): body 'right' ") + word, 0), 0u) << result.error;
+  }
+}
+
+TEST_F(RunLoopTest, ASceneFileInTheOutputDirectoryUnderAnOutputNameIsNeverTouched) {
+  fs::create_directories(options_.out_dir);
+  Scene scene = two_body_scene(0.01, 0.05, std::nullopt);
+  scene.file = options_.out_dir / "meshes.json";
+  std::ofstream(scene.file) << "the user's scene";
+  FakeSimulator simulator;
+  EXPECT_THROW(run_simulation(scene, simulator, options_), InputError);
+  EXPECT_EQ(slurp(scene.file), "the user's scene");
+  EXPECT_EQ(simulator.step_count(), 0);
+}
+
+TEST_F(RunLoopTest, TwoRunsIntoOneDirectoryAtOnceAreRefused) {
+  // The second run starts while the first is between steps: the directory is locked.
+  FakeSimulator inner;
+  struct Nested : FakeSimulator {
+    std::function<void()> during;
+    StepStats step() override {
+      if (during) std::exchange(during, nullptr)();
+      return FakeSimulator::step();
+    }
+  } outer;
+  const Scene scene = two_body_scene(0.01, 0.05, std::nullopt);
+  bool refused = false;
+  outer.during = [&] {
+    try {
+      run_simulation(scene, inner, options_);
+    } catch (const InputError& e) {
+      refused = std::string(e.what()).find("another affix run is writing into this directory") != std::string::npos;
+    }
+  };
+  EXPECT_TRUE(run_simulation(scene, outer, options_).completed);
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(inner.step_count(), 0);
+  // Once the first run is done, the directory is free again.
+  FakeSimulator later;
+  EXPECT_TRUE(run_simulation(scene, later, options_).completed);
+}
+
+TEST_F(RunLoopTest, ASignalWhileTheSceneLoadsStopsTheRunBeforeItsFirstStepWithAnHonestSummary) {
+  // The command's guard is alive while it loads the scene; the run loop's guard nests inside it.
+  fs::create_directories(options_.out_dir);
+  std::ofstream(options_.out_dir / "summary.json") << R"({"scene": "other", "completed": true})";
+  const InterruptGuard command_guard;
+  std::raise(SIGINT);  // "loading" is interrupted
+  FakeSimulator simulator;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_);
+  EXPECT_EQ(simulator.step_count(), 0);
+  EXPECT_EQ(result.error, "interrupted by SIGINT after step 0 (t = 0 s)");
+  EXPECT_EQ(read_json(options_.out_dir / "summary.json")["scene"], "fake_scene");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "affix/body/body_mesh.hpp"
 
+#include <new>
 #include <stdexcept>
 
 #include "affix/error.hpp"
@@ -59,6 +60,8 @@ TriangleMesh body_mesh(const Shape& shape, const std::filesystem::path& scene_fi
   TriangleMesh mesh;
   try {
     mesh = std::visit(Mesher{}, shape);
+  } catch (const std::bad_alloc&) {
+    throw;  // the machine's limit, not a fault of the shape
   } catch (const std::exception& e) {
     // An OBJ file's reasons name the file and say what was expected on which line themselves.
     const bool file = std::holds_alternative<MeshShape>(shape);

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -67,6 +68,9 @@ std::string one_line(std::string message) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write must fail with EFBIG, which the run reports with the
+  // file's name and a summary, instead of SIGXFSZ killing the process mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app("affix: multibody dynamics with joints and contact", "affix");
   app.set_version_flag("--version", std::string("affix ") + AFFIX_VERSION);
   app.require_subcommand(1);
@@ -79,9 +83,16 @@ int run_cli(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // --help and --version end parsing with status 0; every real parse error is a usage error.
-    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    // A usage error in the one-line form of every other error (DESIGN §4), not CLI11's two lines.
+    std::cerr << "affix: error: " << one_line(e.what()) << " (see affix --help)\n";
+    return kExitBadInput;
   }
   try {
     return dispatch(app, args);

@@ -5,6 +5,7 @@
 
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
+#include "affix/io/interrupt.hpp"
 #include "affix/io/number_format.hpp"
 #include "affix/io/run.hpp"
 #include "affix/scene/scene_loader.hpp"
@@ -41,6 +42,9 @@ void print_report(std::ostream& out, const RunResult& r) {
 }  // namespace
 
 int run_command(const RunArgs& args) {
+  // From here on Ctrl-C and SIGTERM only raise a flag: a signal while a large scene loads still ends
+  // with the earlier run's files removed and an honest summary (the run loop sees the flag at once).
+  const InterruptGuard interrupt_guard;
   Scene scene = load_scene(args.scene);
   apply_overrides(args.overrides, scene.settings);
   RunOptions options;

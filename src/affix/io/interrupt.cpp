@@ -8,6 +8,7 @@ namespace affix {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+int g_depth = 0;  // guards alive; only the outermost installs and restores the handlers
 
 extern "C" void on_signal(int signal) {
   g_signal = signal;
@@ -27,7 +28,9 @@ struct InterruptGuard::Previous {
   struct sigaction interrupt, terminate;
 };
 
-InterruptGuard::InterruptGuard() : previous_(std::make_unique<Previous>()) {
+InterruptGuard::InterruptGuard() {
+  if (g_depth++ > 0) return;  // nested: the outer guard holds the handlers and the flag
+  previous_ = std::make_unique<Previous>();
   g_signal = 0;
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -38,6 +41,7 @@ InterruptGuard::InterruptGuard() : previous_(std::make_unique<Previous>()) {
 }
 
 InterruptGuard::~InterruptGuard() {
+  if (--g_depth > 0) return;
   sigaction(SIGINT, &previous_->interrupt, nullptr);
   sigaction(SIGTERM, &previous_->terminate, nullptr);
 }

@@ -9,7 +9,8 @@
 namespace affix {
 
 /// While alive, SIGINT and SIGTERM only raise a flag; the previous handlers come back on destruction.
-/// One guard at a time (the flag is process-wide).
+/// Guards nest: an inner one (the run loop's inside the command's, which is already alive while the
+/// scene loads) shares the outer one's flag, so a signal during loading is seen by the run loop.
 class InterruptGuard {
  public:
   InterruptGuard();

@@ -9,16 +9,11 @@
 
 namespace affix {
 
-double strain(const Mat3& A) {
-  // σᵢ² are the eigenvalues of AᵀA (symmetric 3×3: closed form, no iteration).
+std::pair<double, double> singular_value_range(const Mat3& A) {
+  // σᵢ² are the eigenvalues of AᵀA (symmetric 3×3: closed form, no iteration), ascending.
   Eigen::SelfAdjointEigenSolver<Mat3> eigen;
   eigen.computeDirect(A.transpose() * A, Eigen::EigenvaluesOnly);
-  double largest = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    const double sigma = std::sqrt(std::max(eigen.eigenvalues()[i], 0.0));
-    largest = std::max(largest, std::abs(sigma - 1.0));
-  }
-  return largest;
+  return {std::sqrt(std::max(eigen.eigenvalues()[0], 0.0)), std::sqrt(std::max(eigen.eigenvalues()[2], 0.0))};
 }
 
 PoseCheck check_poses(const std::vector<BodyPose>& poses, const std::vector<std::string>& names) {
@@ -37,7 +32,15 @@ PoseCheck check_poses(const std::vector<BodyPose>& poses, const std::vector<std:
                       "raise its stiffness, or lower the loads or the time step";
       return check;
     }
-    const double s = strain(pose.A);
+    const auto [smallest, largest] = singular_value_range(pose.A);
+    if (smallest < kCollapseLimit || largest > 1.0 / kCollapseLimit) {
+      check.failure = "body '" + name + "' " + (smallest < kCollapseLimit ? "collapsed" : "blew up") +
+                      " (the singular values of A span " + format_shortest(smallest) + " to " +
+                      format_shortest(largest) + "): the loads deformed it far beyond a stiff body; "
+                      "raise its stiffness, or lower the loads or the time step";
+      return check;
+    }
+    const double s = std::max(1.0 - smallest, largest - 1.0);
     if (s > kStrainLimit) ++check.strained_bodies;
     if (s > check.max_strain) check.max_strain = s, check.most_strained = static_cast<int>(b);
   }

@@ -1,11 +1,20 @@
 // The run loop behind run_simulation (run.hpp): step, check, write, repeat; summarise at the end.
 #include "affix/io/run.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "affix/error.hpp"
@@ -29,9 +38,41 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Creates `dir` and its parents, and removes what an earlier run left there (run.hpp). Refuses an
-/// empty path, which would mean the current directory only by accident.
-void prepare_out_dir(const fs::path& dir) {
+/// The scene file and the mesh files it reads: a run must never delete or overwrite them.
+std::vector<fs::path> scene_inputs(const Scene& scene) {
+  std::vector<fs::path> inputs{scene.file};
+  for (const BodyDef& body : scene.bodies)
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) inputs.push_back(mesh->file);
+  return inputs;
+}
+
+/// One run at a time per output directory: an exclusive lock on `DIR/.affix.lock`, held until the
+/// summary is written, so that two runs started into one directory never mix their files.
+class OutputLock {
+ public:
+  explicit OutputLock(const fs::path& dir) {
+    const fs::path file = dir / ".affix.lock";
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(file.string() + ": cannot create the lock file (" + std::strerror(errno) + ")");
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw InputError(dir.string() + ": another affix run is writing into this directory");
+    }
+  }
+  OutputLock(OutputLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  OutputLock& operator=(OutputLock&&) = delete;
+  ~OutputLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+/// Creates `dir` and its parents, locks it, and removes what an earlier run left there (run.hpp).
+/// Refuses an empty path, which would mean the current directory only by accident, and a directory
+/// where one of the files to be replaced is an input of the scene.
+OutputLock prepare_out_dir(const fs::path& dir, const std::vector<fs::path>& inputs) {
   if (dir.empty()) throw InputError("--out: expected an output directory, got an empty path");
   std::error_code error;
   fs::create_directories(dir, error);
@@ -39,8 +80,16 @@ void prepare_out_dir(const fs::path& dir) {
     throw InputError(dir.string() + ": cannot create the output directory" +
                      (error ? " (" + error.message() + ")" : std::string()));
   }
+  OutputLock lock(dir);
   for (const char* name : kRunOutputFiles) {
     const fs::path file = dir / name;
+    for (const fs::path& input : inputs) {
+      std::error_code missing;  // either file may not exist: then they are not the same
+      if (fs::equivalent(file, input, missing)) {
+        throw InputError(file.string() + ": the scene reads this file, and a run writes its own " + name +
+                         " there; choose another --out");
+      }
+    }
     // A directory of that name is left alone: writing the file then fails, naming it.
     if (fs::is_directory(fs::symlink_status(file))) continue;
     fs::remove(file, error);
@@ -48,6 +97,7 @@ void prepare_out_dir(const fs::path& dir) {
       throw InputError(file.string() + ": cannot remove the earlier run's file (" + error.message() + ")");
     }
   }
+  return lock;
 }
 
 std::vector<std::string> body_names(const Scene& scene) {
@@ -85,6 +135,9 @@ class RunLoop {
       result_.error = step_context(step_) + e.what();
     } catch (const OutputError& e) {
       result_.error = e.what();
+    } catch (const std::bad_alloc&) {
+      // What was allocated for the step is freed by now: there is memory enough for the summary.
+      result_.error = step_context(step_) + "out of memory: the run needs more memory than this machine has";
     }
     if (result_.completed && tally_.steps() > 0 && tally_.iteration_cap_hits() == tally_.steps()) {
       result_.completed = false;
@@ -174,8 +227,8 @@ class RunLoop {
 
 RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOptions& options,
                          const std::function<void(const fs::path&)>& before_first_step) {
-  prepare_out_dir(options.out_dir);
-  const InterruptGuard interrupt_guard;
+  const InterruptGuard interrupt_guard;  // nested in the command's own guard when there is one
+  const OutputLock lock = prepare_out_dir(options.out_dir, scene_inputs(scene));
   RunResult result = RunLoop(scene, simulator, options).run(before_first_step);
   write_summary(options.out_dir / "summary.json", result);
   return result;

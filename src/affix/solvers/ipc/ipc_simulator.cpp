@@ -160,13 +160,24 @@ StepConstants IpcSimulator::step_constants(const VecX& q_start,
   StepConstants c;
   c.beta_h2 = predictions.empty() ? h * h : predictions.front().beta * h * h;
   c.friction_eps = settings_.ipc.epsv * h;
+  // Neumaier's compensated sum: two opposite 1e200 N forces must cancel without taking gravity's
+  // 1e4 N with them, as a plain left-to-right sum would.
   c.loads = gravity_loads_;
+  std::vector<Vec12> lost(c.loads.size(), Vec12::Zero());  // what rounding dropped, per body
   for (std::size_t k = 0; k < forces_.size(); ++k) {
     const ForceDef& f = forces_[k];
     if (t < f.start || t >= f.end) continue;  // active for start ≤ t < end, t at the step's start
     const Vec12 qi = body_segment(q_start, f.body_index);
-    c.loads[f.body_index] += point_force(force_points_[k], f.force) + torque_force(state_matrix(qi), f.torque);
+    const Vec12 load = point_force(force_points_[k], f.force) + torque_force(state_matrix(qi), f.torque);
+    Vec12& sum = c.loads[f.body_index];
+    for (int r = 0; r < 12; ++r) {
+      const double total = sum[r] + load[r];
+      lost[f.body_index][r] += std::abs(sum[r]) >= std::abs(load[r]) ? (sum[r] - total) + load[r]
+                                                                      : (load[r] - total) + sum[r];
+      sum[r] = total;
+    }
   }
+  for (std::size_t i = 0; i < lost.size(); ++i) c.loads[i] += lost[i];
   for (const Prediction& p : predictions) c.q_tilde.push_back(p.q_tilde);
   return c;
 }
