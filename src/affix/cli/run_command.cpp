@@ -1,5 +1,6 @@
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -23,7 +24,13 @@ std::string brief(double value) {
 
 /// Where the output went and what the run did, one labelled line per fact.
 void print_report(std::ostream& out, const RunResult& r) {
-  out << "wrote " << r.out_dir.string() << ": trajectory.csv, stats.csv, summary.json\n";
+  // Only the files that are there: a run that could not create one must not claim it.
+  std::string written;
+  for (const char* name : {"trajectory.csv", "stats.csv", "summary.json"}) {
+    if (!std::filesystem::is_regular_file(r.out_dir / name)) continue;
+    written += (written.empty() ? "" : ", ") + std::string(name);
+  }
+  out << "wrote " << r.out_dir.string() << ": " << (written.empty() ? "nothing" : written) << '\n';
   out << "  steps          " << r.steps << " of " << r.planned_steps << " (" << format_shortest(r.simulated_time)
       << " s simulated, solver " << r.solver << ", " << brief(r.wall_s) << " s wall)\n";
   out << "  ms per step    " << brief(r.median_ms) << " median, " << brief(r.max_ms) << " max\n";
