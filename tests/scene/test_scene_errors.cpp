@@ -515,6 +515,56 @@ INSTANTIATE_TEST_SUITE_P(
                                         "joints[0]", "normal"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// ---------------------------------------------------------------- duplicates
+
+// nlohmann keeps the last of two equal keys: "name": "a", "name": "b" used to load as "b".
+TEST(SceneErrors, DuplicateKeyInABody) {
+  const std::string message = load_error(R"({ "bodies": [ { "name": "a", "name": "b", "shape": { "sphere": 1 } } ] })");
+  EXPECT_NE(message.find(": bodies[0]: duplicate key 'name'"), std::string::npos) << message;
+}
+
+TEST(SceneErrors, DuplicateKeysAnywhere) {
+  expect_error(R"({ "version": 1, "version": 1, "bodies": [ { "name": "a", "shape": { "sphere": 1 } } ] })",
+               "(top level)", "duplicate key 'version'");
+  expect_error(R"({ "settings": { "ipc": { "dhat": 1e-3, "dhat": 2e-3 } },
+                    "bodies": [ { "name": "a", "shape": { "sphere": 1 } } ] })",
+               "settings.ipc", "duplicate key 'dhat'");
+  expect_error(R"({ "bodies": [ { "name": "a", "shape": { "sphere": 1 } },
+                                { "name": "b", "shape": { "box": [1, 1, 1], "box": [2, 2, 2] } } ] })",
+               "bodies[1].shape", "duplicate key 'box'");
+  expect_error(R"({ "bodies": [ { "name": "a", "shape": { "sphere": 1 },
+                    "kinematic": { "keyframes": [ { "time": 0 }, { "time": 1, "time": 2 } ] } } ] })",
+               "bodies[0].kinematic.keyframes[1]", "duplicate key 'time'");
+  // Equal after unescaping is equal.
+  expect_error(R"({ "bodies": [ { "name": "a", "name": "b", "shape": { "sphere": 1 } } ] })", "bodies[0]",
+               "duplicate key 'name'");
+  // Unknown keys repeated are duplicates before they are unknown.
+  expect_error(scene_with(R"(, "x": 1, "x": 2)"), "(top level)", "duplicate key 'x'");
+}
+
+TEST(SceneErrors, EqualKeysInDifferentObjectsAreFine) {
+  TempDir dir;
+  const auto file = dir.write("ok.json", R"({ "bodies": [
+      { "name": "a", "shape": { "sphere": 1 }, "position": [0, 0, 0] },
+      { "name": "b", "shape": { "sphere": 1 }, "position": [5, 0, 0],
+        "kinematic": { "keyframes": [ { "time": 0, "position": [5, 0, 0] },
+                                      { "time": 1, "position": [6, 0, 0] } ] } } ] })");
+  const Scene scene = load_scene(file);
+  ASSERT_EQ(scene.bodies.size(), 2u);
+  EXPECT_EQ(scene.bodies[1].name, "b");
+}
+
+TEST(SceneErrors, DuplicateJointNames) {
+  const std::string hinge = R"({ "type": "hinge", "body1": "a", "body2": "world", "anchor": [0, 0, 0],
+                                 "axis": [1, 0, 0])";
+  expect_error(scene_with(R"(, "joints": [ )" + hinge + R"(, "name": "j" }, )" + hinge + R"( },
+                                           )" + hinge + R"(, "name": "j" } ])"),
+               "joints[2].name", "duplicate joint name 'j' (joints[0] has it too");
+  // A default name ("joint1") taken explicitly by another joint: the explicit one is named.
+  expect_error(scene_with(R"(, "joints": [ )" + hinge + R"(, "name": "joint1" }, )" + hinge + R"( } ])"),
+               "joints[0].name", "duplicate joint name 'joint1' (joints[1] has it too");
+}
+
 // ---------------------------------------------------------------- forces
 
 TEST(SceneErrors, ForceUnknownBody) {

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <string>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
@@ -81,6 +84,71 @@ std::string overflow_position(const std::string& text, const std::string& reason
   return at == std::string::npos ? "" : position_of(text, at);
 }
 
+/// Follows the parser through the document (nlohmann's parse callback) and refuses an object that has
+/// a key twice: nlohmann would keep the last one silently, so `"name": "a", "name": "b"` would load as
+/// "b". Keys are compared after unescaping, as the parser sees them.
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(const std::filesystem::path& file) : file_(&file) {}
+
+  bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+      case Event::object_start: frames_.push_back(Frame{true, {}, {}, 0}); break;
+      case Event::array_start: frames_.push_back(Frame{false, {}, {}, 0}); break;
+      case Event::key: {
+        Frame& frame = frames_.back();
+        std::string key = parsed.get<std::string>();
+        if (!frame.keys.insert(key).second) {
+          frames_.pop_back();  // the path names the object, not the key
+          throw InputError(file_->string() + ": " + path() + ": duplicate key '" + excerpt(key) +
+                           "' (expected each key at most once in an object)");
+        }
+        frame.key = std::move(key);
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case Event::value: element_done(); break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool is_object;
+    std::unordered_set<std::string> keys;  // objects: the keys so far
+    std::string key;                       // objects: the key of the value being read
+    std::size_t index;                     // arrays: the index of the element being read
+  };
+
+  void element_done() {
+    if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
+  }
+
+  /// The dot/bracket path of the innermost open value, as JsonReader writes it.
+  std::string path() const {
+    std::string out;
+    for (const Frame& frame : frames_) {
+      if (!frame.is_object) {
+        out += '[';
+        out += std::to_string(frame.index);
+        out += ']';
+      } else {
+        if (!out.empty()) out += '.';
+        out += excerpt(frame.key);
+      }
+    }
+    return out.empty() ? "(top level)" : out;
+  }
+
+  const std::filesystem::path* file_;
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file) {
@@ -91,7 +159,7 @@ nlohmann::json parse_json_text(const std::string& text, const std::filesystem::p
                      " levels deep (expected at most " + limit + " levels)");
   }
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, DuplicateKeyCheck(file));
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann's byte is 1-based: the offset of the byte just read.
     throw InputError(invalid + position_of(text, e.byte == 0 ? 0 : e.byte - 1) + ": " + parse_reason(e));

@@ -121,6 +121,25 @@ void read_bodies(const JsonReader& value, const std::filesystem::path& scene_dir
   }
 }
 
+/// Joint names identify joints in warnings, messages and joints.csv, so they must be unique too. A
+/// default name ("joint3") counts: an explicit "joint3" elsewhere would be ambiguous.
+void read_joints(const JsonReader& value, const BodyNames& names, Scene& scene) {
+  std::map<std::string, std::size_t> seen;
+  const auto items = value.array();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    scene.joints.push_back(read_joint(items[i], static_cast<int>(i), names));
+    const std::string& name = scene.joints.back().name;
+    const auto [it, inserted] = seen.emplace(name, i);
+    if (inserted) continue;
+    // Name the joint whose `name` field repeats one; if this one has the default name, the other has it.
+    const bool here_explicit = items[i].json().contains("name");
+    const std::size_t at = here_explicit ? i : it->second;
+    const std::size_t other = here_explicit ? it->second : i;
+    items[at].child("name").fail("duplicate joint name '" + excerpt(name) + "' (joints[" +
+                                 std::to_string(other) + "] has it too; expected a unique name)");
+  }
+}
+
 }  // namespace
 
 Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file) {
@@ -134,12 +153,7 @@ Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file)
   if (auto v = obj.find("ground")) scene.ground = read_ground(*v);
   read_bodies(obj.at("bodies"), file.parent_path(), scene);
   const BodyNames names(scene.bodies);
-  if (auto v = obj.find("joints")) {
-    const auto items = v->array();
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      scene.joints.push_back(read_joint(items[i], static_cast<int>(i), names));
-    }
-  }
+  if (auto v = obj.find("joints")) read_joints(*v, names, scene);
   if (auto v = obj.find("forces")) {
     for (const JsonReader& item : v->array()) scene.forces.push_back(read_force(item, names));
   }
