@@ -151,6 +151,21 @@ TEST_F(ObjLoader, NonNumbersAreRefusedNotReadAsZero) {
   }
 }
 
+TEST_F(ObjLoader, TrailingCommentOnAFaceLineIsAComment) {
+  // tinyobjloader alone failed on `f ... #c` with its own "Failed parse 'f' line" text.
+  const TriangleMesh mesh = load_obj(
+      write("tet.obj", "v 0 0 0\nv 1 0 0 # x\nv 0 1 0\nv 0 0 1\nf 1 3 2 #c\nf 1 2 4#\nf 1 4 3\nf 2 3 4 # end\n"),
+      Vec3::Ones());
+  EXPECT_EQ(mesh.faces.size(), 4u);
+}
+
+TEST_F(ObjLoader, BadFaceCornerNamesTheFileLineAndToken) {
+  const fs::path path = write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1/x 2 4\n");
+  const std::string message = load_error(path);
+  EXPECT_EQ(message, path.string() + " line 6: expected a corner v, v/vt, v//vn or v/vt/vn of non-zero integers, got '1/x'");
+  EXPECT_EQ(message.find("Failed parse"), std::string::npos);
+}
+
 TEST_F(ObjLoader, FaceIndexOutOfRangeIsRefused) {
   // A quad with a bad index was dropped by tinyobjloader with only a warning.
   const fs::path path = write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3 9\n");

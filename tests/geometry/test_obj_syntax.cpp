@@ -63,6 +63,41 @@ TEST(ObjSyntax, FaceIndicesOutOfRange) {
   EXPECT_NE(error_of(kTet + "f 1 2 /1\n").find("got '/1'"), std::string::npos);
 }
 
+// tinyobjloader reads a corner's parts with atoi and fails on a 0 with "Failed parse 'f' line(e.g. zero
+// value for face index. line 10.)": each such corner is named here instead.
+TEST(ObjSyntax, FaceCornersWithBadTextureOrNormalIndices) {
+  const std::string expected = "line 5: expected a corner v, v/vt, v//vn or v/vt/vn of non-zero integers, got '";
+  EXPECT_EQ(error_of(kTet + "f 1/x 2 3 4\n"), expected + "1/x'");
+  EXPECT_EQ(error_of(kTet + "f 1 2/0 3\n"), expected + "2/0'");
+  EXPECT_EQ(error_of(kTet + "f 1 2//0 3\n"), expected + "2//0'");
+  EXPECT_EQ(error_of(kTet + "f 1 2/1/x 3\n"), expected + "2/1/x'");
+  EXPECT_EQ(error_of(kTet + "f 1 2/ 3\n"), expected + "2/'");
+  EXPECT_EQ(error_of(kTet + "f 1 2// 3\n"), expected + "2//'");
+  EXPECT_EQ(error_of(kTet + "f 1 2/1/1/1 3\n"), expected + "2/1/1/1'");
+  EXPECT_EQ(error_of(kTet + "f 1 2 3 #c\n"), "");  // `#` starts a comment anywhere
+  EXPECT_EQ(error_of(kTet + "f 1 2 3#c\n"), "");
+  EXPECT_EQ(error_of(kTet + "f 1/-1 2/+1/2 3//-2\n"), "");
+}
+
+TEST(ObjSyntax, LinesAndPointsAreCheckedLikeFaces) {
+  EXPECT_NE(error_of(kTet + "l 1 0\n").find("line 5: expected a vertex index"), std::string::npos);
+  EXPECT_NE(error_of(kTet + "p 1 x\n").find("got 'x'"), std::string::npos);
+  EXPECT_NE(error_of(kTet + "l 1 9\n").find("got '9'"), std::string::npos);
+  EXPECT_EQ(error_of(kTet + "l 1 2 3\np 4\nl 1/1 2/2\n"), "");
+}
+
+TEST(ObjSyntax, SkinWeightJointIdsMustBeNonNegative) {
+  EXPECT_EQ(error_of(kTet + "vw 1 -1 0.5\n"), "line 5: expected a non-negative number as joint id, got '-1'");
+  EXPECT_NE(error_of(kTet + "vw 1 j 0.5\n").find("got 'j'"), std::string::npos);
+  EXPECT_EQ(error_of(kTet + "vw 1 0 0.5 2 -0.5\n"), "");
+}
+
+TEST(ObjSyntax, CommentsAreStrippedKeepingLines) {
+  EXPECT_EQ(strip_obj_comments("v 0 0 0 # a\n# whole line\r\nf 1 2 3#x\rf 4 5 6"), "v 0 0 0 \n\r\nf 1 2 3\rf 4 5 6");
+  EXPECT_EQ(strip_obj_comments(""), "");
+  EXPECT_EQ(strip_obj_comments("#"), "");
+}
+
 TEST(ObjSyntax, FacesNeedThreeCorners) {
   EXPECT_EQ(error_of(kTet + "f 1 2\n"), "line 5: expected a face with at least 3 corners, got 2");
 }

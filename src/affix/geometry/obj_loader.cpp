@@ -43,8 +43,11 @@ tinyobj::ObjReader parse(const std::filesystem::path& file) {
   config.triangulate = true;
   config.vertex_color = false;
   tinyobj::ObjReader reader;
-  if (!reader.ParseFromString(text, "", config)) {
-    throw std::runtime_error("cannot read the OBJ file: " + excerpt(first_line(reader.Error())));
+  if (!reader.ParseFromString(strip_obj_comments(text), "", config)) {
+    // The syntax check above refuses whatever tinyobjloader is known to fail on, in affix's words;
+    // this is the net for anything else, still one line that names the file.
+    throw std::runtime_error(file.string() + ": cannot read the OBJ file (the OBJ reader says: " +
+                             excerpt(first_line(reader.Error())) + ")");
   }
   return reader;
 }

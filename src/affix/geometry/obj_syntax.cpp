@@ -55,14 +55,40 @@ bool is_finite_decimal(std::string_view token) {
   return end == copy.c_str() + copy.size() && std::isfinite(value);
 }
 
-/// The vertex index of a face corner `v`, `v/vt`, `v//vn` or `v/vt/vn`; nullopt if not an integer.
-std::optional<std::int64_t> vertex_index(std::string_view corner) {
-  std::string_view digits = corner.substr(0, corner.find('/'));
+/// An integer index as OBJ writes it (`12`, `-3`, `+4`): tinyobjloader's atoi would read `x` or `5x`
+/// as 0 or 5, and refuse or accept them without saying where.
+std::optional<std::int64_t> index_of(std::string_view digits) {
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
   std::int64_t index = 0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
   if (error != std::errc() || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
   return index;
+}
+
+/// A texture-coordinate or normal index: a non-zero integer (tinyobjloader refuses 0).
+bool is_attribute_index(std::string_view digits) {
+  const std::optional<std::int64_t> index = index_of(digits);
+  return index && *index != 0;
+}
+
+/// The vertex index of a face (or line, or point) corner `v`, `v/vt`, `v//vn` or `v/vt/vn` whose
+/// texture and normal indices are non-zero integers; nullopt otherwise. The vertex index (an integer)
+/// is the caller's to check against the vertices.
+std::optional<std::int64_t> vertex_index(std::string_view corner) {
+  std::string_view parts[3];
+  std::size_t count = 0;
+  for (std::size_t start = 0;;) {
+    const std::size_t slash = corner.find('/', start);
+    if (count == 3) return std::nullopt;  // a fourth part
+    parts[count++] = corner.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  const std::optional<std::int64_t> v = index_of(parts[0]);
+  if (!v) return std::nullopt;
+  if (count >= 2 && !(count == 3 && parts[1].empty()) && !is_attribute_index(parts[1])) return std::nullopt;
+  if (count == 3 && !is_attribute_index(parts[2])) return std::nullopt;
+  return v;
 }
 
 }  // namespace
@@ -91,10 +117,15 @@ std::optional<std::string> find_obj_syntax_error(std::string_view text) {
         error = "line " + std::to_string(line) + ": expected a vertex with 3 coordinates x y z, got " +
                 std::to_string(tokens.size() - 1);
       }
-    } else if (tokens[0] == "f") {
+    } else if (tokens[0] == "f" || tokens[0] == "l" || tokens[0] == "p") {
+      // tinyobjloader reads the corners of lines and points as it reads faces, and fails alike.
       for (std::size_t k = 1; k < tokens.size() && !error; ++k) {
         const std::optional<std::int64_t> index = vertex_index(tokens[k]);
-        const bool valid = index && (*index > 0 ? *index <= total : *index < 0 && -*index <= seen);
+        if (!index) {
+          error = problem(line, "a corner v, v/vt, v//vn or v/vt/vn of non-zero integers", tokens[k]);
+          break;
+        }
+        const bool valid = *index > 0 ? *index <= total : *index < 0 && -*index <= seen;
         if (!valid) {
           error = problem(line,
                           "a vertex index from 1 to " + std::to_string(total) + " (or from -1 to -" +
@@ -102,13 +133,33 @@ std::optional<std::string> find_obj_syntax_error(std::string_view text) {
                           tokens[k]);
         }
       }
-      if (!error && tokens.size() < 4) {
+      if (!error && tokens[0] == "f" && tokens.size() < 4) {
         error = "line " + std::to_string(line) + ": expected a face with at least 3 corners, got " +
                 std::to_string(tokens.size() - 1);
+      }
+    } else if (tokens[0] == "vw") {
+      // Skin weights `vw vertex joint weight ...`: tinyobjloader refuses a joint id that is negative
+      // or not a number.
+      for (std::size_t k = 2; k < tokens.size() && !error; k += 2) {
+        if (!is_finite_decimal(tokens[k]) || tokens[k].front() == '-') {
+          error = problem(line, "a non-negative number as joint id", tokens[k]);
+        }
       }
     }
     return error;
   });
+}
+
+std::string strip_obj_comments(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_comment = false;
+  for (const char c : text) {
+    if (c == '\n' || c == '\r') in_comment = false;
+    else if (c == '#') in_comment = true;
+    if (!in_comment) out += c;
+  }
+  return out;
 }
 
 }  // namespace affix
