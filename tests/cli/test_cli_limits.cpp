@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/run_command.hpp"
@@ -141,6 +142,23 @@ TEST_F(CliLimits, SceneFileAboveOneGiB) {
   const fs::path file = write("{");
   fs::resize_file(file, (std::uintmax_t{1} << 30) + 1);  // sparse, and never read
   expect_refused_by_every_command(file, {"at most 1 GiB, got 1073741825 bytes"});
+}
+
+// A number in a message is printed shortest, never as the 309 digits of std::to_string(1e308).
+TEST_F(CliLimits, HugeNumbersInMessagesStayShort) {
+  // The ground check belongs to the solver's set-up, which validate and run do and info does not.
+  const fs::path high_ground = write(R"({ "version": 1, "ground": { "height": 1e308 }, "bodies": [ )" +
+                                     std::string(kBox) + " ] }", "high_ground.json");
+  const fs::path deep_body = write(R"({ "version": 1, "ground": {}, "bodies": [ { "name": "box",
+      "shape": { "box": [1, 1, 1] }, "position": [0, 0, -1e308] } ] })", "deep_body.json");
+  const std::string out = (dir_ / "out").string();
+  for (const auto& [file, needle] : {std::pair{high_ground, std::string("z = 1e+308)")},
+                                     std::pair{deep_body, std::string("1e+308 m below z = 0)")}}) {
+    expect_input_error(affix({"validate", file.string()}), {"bodies[0].position", needle});
+    expect_input_error(affix({"run", "--quiet", file.string(), "--out", out}), {"bodies[0].position", needle});
+  }
+  expect_refused_by_every_command(write(scene(R"({ "dt": 1e-308, "duration": 1e308 })")),
+                                  {"settings.duration", "= inf steps"});
 }
 
 }  // namespace

@@ -28,6 +28,12 @@ TEST(TimeSteps, CountsBeyondAnIntAreCountedNotWrapped) {
   EXPECT_FALSE(step_limit_breach(1e7, 0.01));
   ASSERT_TRUE(step_limit_breach(1e7 + 1, 0.01));
   EXPECT_NE(step_limit_breach(3e6, 1e-3)->find("expected at most 1000000000 steps"), std::string::npos);
+  EXPECT_EQ(*step_limit_breach(3e6, 1e-3),
+            "expected at most 1000000000 steps, got duration/dt = 3e+06 s / 0.001 s = 3e+09 steps");
+  // A count that overflows reads inf (nlohmann's dump() wrote "= null steps").
+  EXPECT_EQ(*step_limit_breach(1e308, 1e-308),
+            "expected at most 1000000000 steps, got duration/dt = 1e+308 s / 1e-308 s = inf steps");
+  EXPECT_NE(frame_limit_breach(1e308, 1e10)->find("= inf frames"), std::string::npos);
 }
 
 TEST(TimeSteps, FramesAreTheInitialStateAndOnePerWholePeriod) {

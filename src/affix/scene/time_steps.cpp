@@ -4,7 +4,7 @@
 #include <cassert>
 #include <cmath>
 
-#include <nlohmann/json.hpp>
+#include "affix/math/number_text.hpp"
 
 namespace affix {
 
@@ -13,8 +13,9 @@ namespace {
 // Slack on the last frame time, as in FrameSchedule: k/fps ≤ duration·(1 + 1e-12).
 constexpr double kFrameTimeSlack = 1e-12;
 
-/// Shortest round-trip text of a number (JSON's, so that messages agree with the file).
-std::string text(double value) { return nlohmann::json(value).dump(); }
+/// Shortest round-trip text of a number; an overflowing count (1e308 s / 1e-308 s) reads `inf`, where
+/// JSON's dump() wrote `null`.
+std::string text(double value) { return number_text(value); }
 
 }  // namespace
 

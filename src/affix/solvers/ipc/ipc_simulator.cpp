@@ -15,6 +15,7 @@
 #include "affix/error.hpp"
 #include "affix/geometry/aabb.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/math/number_text.hpp"
 #include "affix/math/rotation.hpp"
 #include "affix/solvers/ipc/islands.hpp"
 
@@ -31,7 +32,7 @@ void refuse_bodies_below_ground(const Scene& scene, const std::vector<AffineBody
       if (d <= 0.0) {
         throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) + "].position: body '" +
                          excerpt(bodies[i].name) + "' starts on or below the ground (a vertex is " +
-                         std::to_string(-d) + " m below z = " + std::to_string(scene.ground->height) +
+                         number_text(-d) + " m below z = " + number_text(scene.ground->height) +
                          "); expected every vertex above the ground");
       }
     }
