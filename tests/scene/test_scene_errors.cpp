@@ -218,6 +218,16 @@ TEST(SceneErrors, BadOutputFps) {
   expect_error(scene_with(R"(, "settings": { "output_fps": 0 })"), "settings.output_fps", "positive");
 }
 
+TEST(SceneErrors, NumbersInMessagesAreShort) {
+  // Printed shortest round-trip, so that even extreme values keep the line short.
+  const std::string message = load_error(scene_with(
+      R"(, "settings": { "dt": 1e-300, "duration": 1e-299, "output_fps": 1e301 })"));
+  EXPECT_NE(message.find("1/dt = 9.999999999999999e+299, got 1e+301"), std::string::npos) << message;
+  EXPECT_LT(message.size(), 200u);
+  expect_error(scene_with(R"(, "forces": [ { "body": "a", "force": [1, 0, 0], "start": 1e300, "end": 1 } ])"),
+               "forces[0].end", "a time after start (1e+300)");
+}
+
 TEST(SceneErrors, BadSettingsValues) {
   expect_error(scene_with(R"(, "settings": { "dt": 0 })"), "settings.dt", "positive");
   expect_error(scene_with(R"(, "settings": { "solver": "magic" })"), "settings.solver", "ipc");

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "affix/math/normalize.hpp"
+#include "affix/math/number_text.hpp"
 #include "affix/scene/shape_reader.hpp"
 
 namespace affix {
@@ -47,7 +48,7 @@ std::vector<Keyframe> read_keyframes(const JsonReader& value) {
     if (keys.size() == 1 && keys[0].time < 0.0) time.expected("a time ≥ 0 for the first keyframe");
     if (keys.size() > 1 && !(keys.back().time > keys[keys.size() - 2].time)) {
       time.expected("a time greater than the previous keyframe's (" +
-                    nlohmann::json(keys[keys.size() - 2].time).dump() + ")");
+                    number_text(keys[keys.size() - 2].time) + ")");
     }
   }
   return keys;

@@ -13,6 +13,7 @@
 
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/math/number_text.hpp"
 #include "affix/scene/body_names.hpp"
 #include "affix/scene/body_reader.hpp"
 #include "affix/scene/joint_reader.hpp"
@@ -97,7 +98,7 @@ ForceDef read_force(const JsonReader& value, const BodyNames& bodies) {
   if (auto v = obj.find("end")) {
     force.end = v->number();
     if (!(force.end > force.start)) {
-      v->expected("a time after start (" + nlohmann::json(force.start).dump() + ")");
+      v->expected("a time after start (" + number_text(force.start) + ")");
     }
   }
   return force;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "affix/math/number_text.hpp"
 #include "affix/scene/time_steps.hpp"
 
 namespace affix {
@@ -58,7 +59,7 @@ double read_output_fps(const JsonReader& value, const Settings& settings) {
   const double fps = value.positive();
   constexpr double kRelativeTolerance = 1e-9;  // 1/dt is rarely exact in binary
   if (fps * settings.dt > 1.0 + kRelativeTolerance) {
-    value.expected("a frame rate no greater than 1/dt = " + nlohmann::json(1.0 / settings.dt).dump());
+    value.expected("a frame rate no greater than 1/dt = " + number_text(1.0 / settings.dt));
   }
   if (auto breach = frame_limit_breach(settings.duration, fps)) value.fail(*breach);
   return fps;
