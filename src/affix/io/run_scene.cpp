@@ -3,7 +3,6 @@
 // loop and its tests link without any back-end.
 #include <memory>
 
-#include "affix/error.hpp"
 #include "affix/io/run.hpp"
 #include "affix/io/scene_meshes.hpp"
 
@@ -15,11 +14,7 @@ RunResult run_simulation(const Scene& scene, const RunOptions& options) {
   // meshes.json is written before the first step, so a viewer can open a run that is still going or
   // that failed.
   const auto write_meshes = [&](const std::filesystem::path& dir) {
-    try {
-      write_scene_meshes(dir / "meshes.json", scene, build_affine_bodies(scene));
-    } catch (const InputError& e) {
-      throw OutputError(e.what());  // an unwritable file mid-run, not a fault of the scene
-    }
+    write_scene_meshes(dir / "meshes.json", scene, build_affine_bodies(scene));
   };
   return run_simulation(scene, *simulator, options, write_meshes);
 }

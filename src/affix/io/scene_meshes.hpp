@@ -24,6 +24,7 @@ struct SceneMeshes {
   std::vector<TriangleMesh> meshes;  ///< rest frame, in scene order
 };
 
+/// Writes meshes.json (the format above). Throws OutputError, naming the file and why, when it fails.
 void write_scene_meshes(const std::filesystem::path& file, const Scene& scene,
                         const std::vector<AffineBody>& bodies);
 
