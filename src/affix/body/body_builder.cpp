@@ -7,13 +7,12 @@
 #include <string>
 #include <variant>
 
-#include <nlohmann/json.hpp>
-
 #include "affix/body/affine_body.hpp"
 #include "affix/body/body_mesh.hpp"
 #include "affix/error.hpp"
 #include "affix/geometry/mass_properties.hpp"
 #include "affix/math/normalize.hpp"
+#include "affix/math/number_text.hpp"
 #include "affix/math/rotation.hpp"
 
 namespace affix {
@@ -22,7 +21,7 @@ namespace {
 std::string body_path(std::size_t i) { return "bodies[" + std::to_string(i) + "]"; }
 
 /// Shortest round-trip text of a number, as the scene file would write it.
-std::string num(double value) { return nlohmann::json(value).dump(); }
+std::string num(double value) { return number_text(value); }  // inf, not JSON's null
 
 /// Refuses a scene whose meshes would exceed kMaxSceneTriangles once body i adds `added` to `total`.
 void check_triangle_budget(std::int64_t total, std::int64_t added, const Scene& scene, std::size_t i) {
