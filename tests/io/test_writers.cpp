@@ -135,8 +135,17 @@ TEST_F(WritersTest, RowsAreOnDiskAsSoonAsTheFrameIsWritten) {
   EXPECT_EQ(read_lines(dir_ / "trajectory.csv").size(), 2u);  // the writer is still open
 }
 
-TEST_F(WritersTest, UnwritableLocationIsAnInputError) {
-  EXPECT_THROW(TrajectoryWriter(dir_ / "no" / "such" / "dir" / "t.csv", {"box"}), InputError);
+TEST_F(WritersTest, UnwritableLocationIsAnOutputErrorNamingTheFileAndWhy) {
+  // An output failure, which the run loop reports in summary.json (the directory itself is checked,
+  // as bad input, before anything is written).
+  try {
+    TrajectoryWriter(dir_ / "no" / "such" / "dir" / "t.csv", {"box"});
+    FAIL() << "no error";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.csv: cannot create the output file (No such file or directory)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // ---------------------------------------------------------------- stats.csv
