@@ -42,42 +42,9 @@ void read_and_prepare(const fs::path& dir, int every) {
       if (drawable(frame.poses[b])) append_posed(scene.meshes[b], frame.poses[b], positions, normals);
 }
 
-class RenderReaderFuzz : public testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    root_ = fs::temp_directory_path() / ("affix_render_fuzz_" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    test::write_tiny_run(root_ / "pristine");
-    pristine_ = std::make_unique<test::RunFiles>(test::load_run_files(root_ / "pristine"));
-  }
-  static void TearDownTestSuite() {
-    fs::remove_all(root_);
-    pristine_.reset();
-  }
-
-  /// The run mutated by `seed` in its own directory; `what` says how.
-  static fs::path mutated(std::uint64_t seed, std::string& what) {
-    test::RunFiles files = *pristine_;
-    what = test::RunOutputMutator(seed).mutate(files);
-    const fs::path dir = root_ / ("case_" + std::to_string(seed));
-    fs::remove_all(dir);
-    test::save_run_files(dir, files);
-    return dir;
-  }
-
-  /// The pristine run with meshes.json changed by `edit`, in the directory `name`.
-  static fs::path with_meshes(const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
-    test::RunFiles files = *pristine_;
-    nlohmann::json meshes = nlohmann::json::parse(files["meshes.json"]);
-    edit(meshes);
-    files["meshes.json"] = meshes.dump();
-    const fs::path dir = root_ / name;
-    test::save_run_files(dir, files);
-    return dir;
-  }
-
-  static inline fs::path root_;
-  static inline std::unique_ptr<test::RunFiles> pristine_;
+class RenderReaderFuzz : public test::RunOutputFuzzTest<RenderReaderFuzz> {
+ public:
+  static constexpr const char* kScratchName = "affix_render_fuzz_";
 };
 
 TEST_F(RenderReaderFuzz, ThePristineRunIsRead) {

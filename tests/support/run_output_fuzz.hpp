@@ -7,14 +7,18 @@
 // and missing columns, garbage tokens, huge numbers, rows swapped, bytes flipped). The same seed gives
 // the same case on every machine: std::mt19937_64's sequence is fixed by the standard, and ranges are
 // taken from it by hand (the standard's distributions differ between libraries).
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <limits>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -411,5 +415,46 @@ inline void expect_clean_exit(const std::vector<std::string>& args, const std::s
     EXPECT_EQ(result.err.find("std::"), std::string::npos) << what << ": " << result.err;
   }
 }
+
+/// The fixture of a reader fuzz test: a tiny real run written once per suite into a scratch directory
+/// named after `Derived::kScratchName`, and mutated copies of it, each in a directory of its own.
+template <typename Derived>
+class RunOutputFuzzTest : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = fs::temp_directory_path() / (std::string(Derived::kScratchName) + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    write_tiny_run(root_ / "pristine");
+    pristine_ = std::make_unique<RunFiles>(load_run_files(root_ / "pristine"));
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(root_);
+    pristine_.reset();
+  }
+
+  /// The run mutated by `seed` in its own directory; `what` says how.
+  static fs::path mutated(std::uint64_t seed, std::string& what) {
+    RunFiles files = *pristine_;
+    what = RunOutputMutator(seed).mutate(files);
+    const fs::path dir = root_ / ("case_" + std::to_string(seed));
+    fs::remove_all(dir);
+    save_run_files(dir, files);
+    return dir;
+  }
+
+  /// The pristine run with meshes.json changed by `edit`, in the directory `name`.
+  static fs::path with_meshes(const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
+    RunFiles files = *pristine_;
+    nlohmann::json meshes = nlohmann::json::parse(files["meshes.json"]);
+    edit(meshes);
+    files["meshes.json"] = meshes.dump();
+    const fs::path dir = root_ / name;
+    save_run_files(dir, files);
+    return dir;
+  }
+
+  static inline fs::path root_;
+  static inline std::unique_ptr<RunFiles> pristine_;
+};
 
 }  // namespace affix::test

@@ -25,42 +25,9 @@ namespace fs = std::filesystem;
 constexpr int kCases = 1000;
 constexpr std::uint64_t kFirstSeed = 9'100'000;  // case i mutates with seed kFirstSeed + i
 
-class ViewReaderFuzz : public testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    root_ = fs::temp_directory_path() / ("affix_view_fuzz_" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    test::write_tiny_run(root_ / "pristine");
-    pristine_ = std::make_unique<test::RunFiles>(test::load_run_files(root_ / "pristine"));
-  }
-  static void TearDownTestSuite() {
-    fs::remove_all(root_);
-    pristine_.reset();
-  }
-
-  /// The run mutated by `seed` in its own directory; `what` says how.
-  static fs::path mutated(std::uint64_t seed, std::string& what) {
-    test::RunFiles files = *pristine_;
-    what = test::RunOutputMutator(seed).mutate(files);
-    const fs::path dir = root_ / ("case_" + std::to_string(seed));
-    fs::remove_all(dir);
-    test::save_run_files(dir, files);
-    return dir;
-  }
-
-  /// The pristine run with meshes.json changed by `edit`, in the directory `name`.
-  static fs::path with_meshes(const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
-    test::RunFiles files = *pristine_;
-    nlohmann::json meshes = nlohmann::json::parse(files["meshes.json"]);
-    edit(meshes);
-    files["meshes.json"] = meshes.dump();
-    const fs::path dir = root_ / name;
-    test::save_run_files(dir, files);
-    return dir;
-  }
-
-  static inline fs::path root_;
-  static inline std::unique_ptr<test::RunFiles> pristine_;
+class ViewReaderFuzz : public test::RunOutputFuzzTest<ViewReaderFuzz> {
+ public:
+  static constexpr const char* kScratchName = "affix_view_fuzz_";
 };
 
 TEST_F(ViewReaderFuzz, ThePristineRunMakesAPage) {
