@@ -42,4 +42,7 @@ Action add_view(CLI::App& app);
 /// `affix render OUT_DIR`: PNG frames of a run, optionally a GIF or MP4 (render_command.cpp).
 Action add_render(CLI::App& app);
 
+/// `affix generate KIND --out FILE`: writes a scene file of one family (generate_command.cpp).
+Action add_generate(CLI::App& app);
+
 }  // namespace affix::cli

@@ -29,6 +29,7 @@ struct Arguments {
   std::filesystem::path info_scene;
   Action view;
   Action render;
+  Action generate;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
@@ -55,6 +56,7 @@ int dispatch(const CLI::App& app, const Arguments& args) {
   if (app.got_subcommand("run")) return run_command(args.run);
   if (app.got_subcommand("view")) return args.view();
   if (app.got_subcommand("render")) return args.render();
+  if (app.got_subcommand("generate")) return args.generate();
   if (app.got_subcommand("validate")) return validate_command(args.validate_scene);
   return info_command(args.info_scene);
 }
@@ -80,6 +82,7 @@ int run_cli(int argc, char** argv) {
   add_info(app, args.info_scene);
   args.view = add_view(app);
   args.render = add_render(app);
+  args.generate = add_generate(app);
 
   try {
     app.parse(argc, argv);

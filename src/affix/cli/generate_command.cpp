@@ -1,0 +1,136 @@
+// `affix generate KIND [options] --out FILE`: writes a scene file of one of the families that users and
+// benchmarks need (chain, net, tree, pile, drop, wrecking-ball), built by scene/generate/ and written
+// with save_scene. Each kind is a subcommand owning its options; --out and the settings options belong
+// to `generate` and are reachable after the kind (CLI11 fallthrough).
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "affix/cli/commands.hpp"
+#include "affix/cli/exit_codes.hpp"
+#include "affix/cli/overrides.hpp"
+#include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
+#include "affix/math/number_text.hpp"
+#include "affix/scene/generate/chain.hpp"
+#include "affix/scene/generate/drop.hpp"
+#include "affix/scene/generate/generated_scene.hpp"
+#include "affix/scene/generate/net.hpp"
+#include "affix/scene/generate/pile.hpp"
+#include "affix/scene/generate/tree.hpp"
+#include "affix/scene/generate/wrecking_ball.hpp"
+#include "affix/scene/scene_writer.hpp"
+
+namespace affix::cli {
+
+namespace {
+
+/// What the user typed. The option structs' member initialisers are the defaults (and what --help shows).
+struct GenerateArgs {
+  std::optional<std::string> unknown_kind;  ///< a KIND that matched no subcommand
+  std::filesystem::path out;
+  SettingsOverrides overrides;
+  generate::ChainOptions chain;
+  std::string chain_joint = generate::to_string(generate::ChainOptions{}.joint);
+  generate::NetOptions net;
+  generate::TreeOptions tree;
+  generate::PileOptions pile;
+  generate::DropOptions drop;
+  generate::WreckingBallOptions wrecking_ball;
+};
+
+constexpr const char* kKinds = "chain, net, tree, pile, drop, wrecking-ball";
+
+CLI::App* add_kind(CLI::App& generate, const char* name, const char* description) {
+  CLI::App* kind = generate.add_subcommand(name, description);
+  kind->fallthrough();  // --out, --dt, … are generate's
+  return kind;
+}
+
+void add_kinds(CLI::App& generate, GenerateArgs& a) {
+  CLI::App* chain = add_kind(generate, "chain", "A chain of capsule links hanging from the world");
+  chain->add_option("--links", a.chain.links, "Number of links")->capture_default_str();
+  chain->add_option("--end-mass-ratio", a.chain.end_mass_ratio,
+                    "Mass of the last link over the first; masses graded geometrically")
+      ->capture_default_str();
+  chain->add_option("--joint", a.chain_joint, "Joint between links: ball or hinge")->capture_default_str();
+
+  CLI::App* net = add_kind(generate, "net", "A square net of spheres on ball joints, pinned at its corners");
+  net->add_option("--size", a.net.size, "Spheres per side")->capture_default_str();
+
+  CLI::App* tree = add_kind(generate, "tree", "A tree of spheres on ball joints hanging from a pinned root");
+  tree->add_option("--depth", a.tree.depth, "Levels below the root")->capture_default_str();
+  tree->add_option("--branching", a.tree.branching, "Children per node")->capture_default_str();
+
+  CLI::App* pile = add_kind(generate, "pile", "Boxes dropped from a loose jittered block onto the ground");
+  pile->add_option("--boxes", a.pile.boxes, "Number of boxes")->capture_default_str();
+  pile->add_option("--seed", a.pile.seed, "Seed of the sizes, orientations and jitter")->capture_default_str();
+
+  CLI::App* drop = add_kind(generate, "drop", "Bodies of mixed shapes falling onto the ground");
+  drop->add_option("--bodies", a.drop.bodies, "Number of bodies (box, sphere, capsule, cylinder, torus in turn)")
+      ->capture_default_str();
+  drop->add_option("--seed", a.drop.seed, "Seed of the orientations and jitter")->capture_default_str();
+
+  CLI::App* wrecking = add_kind(generate, "wrecking-ball", "A ball on a jointed rope swinging into a wall of blocks");
+  wrecking->add_option("--blocks", a.wrecking_ball.blocks, "Number of blocks in the wall")->capture_default_str();
+}
+
+Scene build(const std::string& kind, const GenerateArgs& a) {
+  if (kind == "chain") {
+    generate::ChainOptions options = a.chain;
+    options.joint = generate::parse_chain_joint(a.chain_joint);
+    return generate::chain(options);
+  }
+  if (kind == "net") return generate::net(a.net);
+  if (kind == "tree") return generate::tree(a.tree);
+  if (kind == "pile") return generate::pile(a.pile);
+  if (kind == "drop") return generate::drop(a.drop);
+  return generate::wrecking_ball(a.wrecking_ball);
+}
+
+int generate_command(const std::string& kind, const GenerateArgs& args) {
+  Scene scene = build(kind, args);
+  // The frame rate follows the step: a --dt too large for 50 frames per second writes every step.
+  scene.settings.output_fps.reset();
+  apply_overrides(args.overrides, scene.settings);
+  scene.settings.output_fps = generate::output_fps_for(scene.settings.dt, scene.settings.duration);
+  scene.name = args.out.stem().string();
+  scene.file = args.out;
+  save_scene(scene, args.out);
+  std::cout << "wrote " << args.out.string() << ": " << kind << ", " << scene.bodies.size()
+            << (scene.bodies.size() == 1 ? " body, " : " bodies, ") << scene.joints.size()
+            << (scene.joints.size() == 1 ? " joint\n" : " joints\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+Action add_generate(CLI::App& app) {
+  auto args = std::make_shared<GenerateArgs>();
+  CLI::App* generate = app.add_subcommand(
+      "generate", std::string("Write a scene file of one family: ") + kKinds + " (affix generate KIND --help)");
+  // A KIND that is not a subcommand lands here, so that it can be refused by name rather than as
+  // an unexpected argument.
+  generate->add_option("kind", args->unknown_kind, std::string("Scene family: ") + kKinds);
+  generate->add_option("--out,-o", args->out, "Scene file to write (JSON)")->required();
+  generate->add_option("--dt", args->overrides.dt, "Time step in s (default " + number_text(generate::kTimeStep) + ")");
+  generate->add_option("--duration", args->overrides.duration, "Simulated time in s (default " + number_text(generate::kDuration) + ")");
+  generate->add_option("--solver", args->overrides.solver, "Solver (default ipc)");
+  add_kinds(*generate, *args);
+  return [args, generate] {
+    if (args->unknown_kind) {
+      throw InputError("generate: unknown kind '" + excerpt(*args->unknown_kind) + "' (expected one of: " +
+                       kKinds + ")");
+    }
+    const std::vector<CLI::App*> kinds = generate->get_subcommands();
+    if (kinds.empty()) throw InputError(std::string("generate: which kind? (expected one of: ") + kKinds + ")");
+    return generate_command(kinds.front()->get_name(), *args);
+  };
+}
+
+}  // namespace affix::cli
