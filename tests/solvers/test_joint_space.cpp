@@ -1,0 +1,317 @@
+// Linear joint rows eliminated by change of variables (joint_space.hpp; Chen 2022 §4.1: x = U z with
+// the constraints as Dirichlet values of z) against the dense KKT solve of the same equality-
+// constrained Newton step:
+//   min_Δq ½ Δqᵀ H Δq + gᵀ Δq   subject to   C (q + Δq) = s,
+//   [ H  Cᵀ ] [ Δq ]   [ −g         ]
+//   [ C  0  ] [ λ  ] = [ s − C q    ],
+// on random SPD block Hessians, with random sparse rows and with point-connection rows of jointed
+// chains (Chen 2022 Eq. 6: p + A x̄ = p' + A' x̄', three rows per point). Rows on fixed or kinematic
+// bodies move those bodies' terms to the right-hand side (their DOFs are held: H has identity rows and
+// g is zero there). Linearly dependent rows — a second hinge on the same axis, a duplicated joint, a row
+// that is a combination of others — are dropped and named, and the step does not change.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <map>
+#include <random>
+
+#include "affix/solvers/ipc/joint_space.hpp"
+
+namespace affix {
+namespace {
+
+constexpr int kNoBody = -1;  // the world
+
+std::vector<AffineBody> bodies_with(int n, std::vector<int> fixed = {}, std::vector<int> kinematic = {}) {
+  std::vector<AffineBody> bodies(n);
+  for (int i : fixed) bodies[i].fixed = true;
+  for (int i : kinematic) bodies[i].kinematic = Kinematic{};
+  return bodies;
+}
+
+/// The three rows of a point connection (Chen 2022 Eq. 6) between rest point a of body_a and rest
+/// point b of body_b (body_b = world: b is a world point), p + A x̄ with q = (p, rows of A):
+///   p_k + Σ_j x̄_j A_kj  −  (p'_k + Σ_j x̄'_j A'_kj) = 0,   k = 0, 1, 2.
+void add_point_connection(JointModel& model, int joint, int body_a, const Vec3& a, int body_b, const Vec3& b) {
+  for (int k = 0; k < 3; ++k) {
+    JointRow row;
+    row.joint = joint;
+    const auto add_point = [&](int body, const Vec3& x_bar, double sign) {
+      row.terms.emplace_back(12 * body + k, sign);
+      for (int j = 0; j < 3; ++j) row.terms.emplace_back(12 * body + 3 + 3 * k + j, sign * x_bar[j]);
+    };
+    add_point(body_a, a, 1.0);
+    if (body_b == kNoBody) row.rhs = b[k];
+    else add_point(body_b, b, -1.0);
+    model.rows.push_back(row);
+  }
+}
+
+Vec3 rest_point(const VecX& q, int body, const Vec3& world) {
+  const Vec12 qi = q.segment<12>(12 * body);
+  return state_matrix(qi).inverse() * (world - state_translation(qi));
+}
+
+/// A hinge at `anchor` along `axis` between two bodies at state q: point connections at the anchor and
+/// at anchor + axis (Chen 2022 Eq. 8).
+void add_hinge(JointModel& model, const std::string& name, const VecX& q, int body_a, int body_b,
+               const Vec3& anchor, const Vec3& axis) {
+  const int joint = static_cast<int>(model.names.size());
+  model.names.push_back(name);
+  for (const Vec3& w : {anchor, Vec3(anchor + axis)}) {
+    add_point_connection(model, joint, body_a, rest_point(q, body_a, w), body_b,
+                         body_b == kNoBody ? w : rest_point(q, body_b, w));
+  }
+}
+
+void add_ball(JointModel& model, const std::string& name, const VecX& q, int body_a, int body_b,
+              const Vec3& anchor) {
+  const int joint = static_cast<int>(model.names.size());
+  model.names.push_back(name);
+  add_point_connection(model, joint, body_a, rest_point(q, body_a, anchor), body_b,
+                       body_b == kNoBody ? anchor : rest_point(q, body_b, anchor));
+}
+
+/// Random rigid poses (rotation, translation) of n bodies.
+VecX random_poses(std::mt19937& rng, int n) {
+  std::normal_distribution<double> g;
+  VecX q(12 * n);
+  for (int i = 0; i < n; ++i) {
+    const Mat3 R = Quat(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
+    q.segment<12>(12 * i) = affine_state(Vec3(g(rng), g(rng), g(rng)), R);
+  }
+  return q;
+}
+
+VecX random_vector(std::mt19937& rng, int size, double scale = 1.0) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  VecX v(size);
+  for (int k = 0; k < size; ++k) v[k] = u(rng);
+  return v;
+}
+
+/// A random SPD Newton system over the bodies, every pair of dynamic bodies coupled, Dirichlet bodies'
+/// rows and columns replaced by the identity and their gradient zero (as IncrementalPotential leaves
+/// them). Returns H as a BlockHessian, its dense twin, and g.
+struct NewtonSystem {
+  BlockHessian H;
+  MatX dense;
+  VecX g;
+};
+
+NewtonSystem random_newton_system(std::mt19937& rng, const std::vector<AffineBody>& bodies) {
+  const int n = static_cast<int>(bodies.size());
+  NewtonSystem s;
+  // A = B Bᵀ + I over all DOFs: SPD; then copy into blocks.
+  const MatX B = MatX(random_vector(rng, 144 * n * n).reshaped(12 * n, 12 * n));
+  s.dense = B * B.transpose() / (12.0 * n) + MatX::Identity(12 * n, 12 * n);
+  s.g = random_vector(rng, 12 * n);
+  for (int i = 0; i < n; ++i) {
+    if (!bodies[i].is_dirichlet()) continue;
+    s.dense.middleRows(12 * i, 12).setZero();
+    s.dense.middleCols(12 * i, 12).setZero();
+    s.dense.block(12 * i, 12 * i, 12, 12).setIdentity();
+    s.g.segment<12>(12 * i).setZero();
+  }
+  s.H.reset(n);
+  for (int i = 0; i < n; ++i) {
+    s.H.diagonal(i) = s.dense.block<12, 12>(12 * i, 12 * i);
+    for (int j = 0; j < i; ++j)
+      if (!bodies[i].is_dirichlet() && !bodies[j].is_dirichlet())
+        s.H.add_coupling(i, j, s.dense.block<12, 12>(12 * i, 12 * j));
+  }
+  return s;
+}
+
+/// The dense KKT step: Dirichlet DOFs held (Δq = 0 there), every row of `model` with its terms on
+/// Dirichlet bodies moved to the right-hand side at q.
+VecX kkt_step(const NewtonSystem& s, const JointModel& model, const std::vector<AffineBody>& bodies,
+              const VecX& q) {
+  std::vector<int> free;  // DOFs of dynamic bodies
+  for (int d = 0; d < static_cast<int>(q.size()); ++d)
+    if (!bodies[d / 12].is_dirichlet()) free.push_back(d);
+  std::vector<int> index(q.size(), -1);
+  for (int k = 0; k < static_cast<int>(free.size()); ++k) index[free[k]] = k;
+  const int nf = static_cast<int>(free.size()), m = static_cast<int>(model.rows.size());
+  MatX K = MatX::Zero(nf + m, nf + m);
+  VecX rhs = VecX::Zero(nf + m);
+  for (int a = 0; a < nf; ++a) {
+    rhs[a] = -s.g[free[a]];
+    for (int b = 0; b < nf; ++b) K(a, b) = s.dense(free[a], free[b]);
+  }
+  for (int r = 0; r < m; ++r) {
+    double residual = model.rows[r].rhs;  // s − C q
+    for (const auto& [dof, c] : model.rows[r].terms) {
+      residual -= c * q[dof];
+      if (index[dof] >= 0) K(nf + r, index[dof]) = K(index[dof], nf + r) = c;
+    }
+    rhs[nf + r] = residual;
+  }
+  const VecX solution = K.fullPivLu().solve(rhs);
+  EXPECT_LT((K * solution - rhs).norm(), 1e-9 * rhs.norm()) << "the reference KKT system must be regular";
+  VecX dq = VecX::Zero(q.size());
+  for (int a = 0; a < nf; ++a) dq[free[a]] = solution[a];
+  return dq;
+}
+
+/// The joint-space step of JointSpace at q (targets from q's prescribed bodies, restoration, solve).
+VecX joint_space_step(const JointSpace& joints, const NewtonSystem& s, const VecX& q) {
+  SparseCholesky solver;
+  VecX dq;
+  EXPECT_TRUE(joints.solve(s.H, s.g, joints.restoration(q), solver, dq));
+  return dq;
+}
+
+double row_residual(const JointModel& model, const VecX& q) {
+  double worst = 0.0;
+  for (const JointRow& row : model.rows) {
+    double r = -row.rhs;
+    for (const auto& [dof, c] : row.terms) r += c * q[dof];
+    worst = std::max(worst, std::abs(r));
+  }
+  return worst;
+}
+
+double relative_difference(const VecX& a, const VecX& b) {
+  return (a - b).lpNorm<Eigen::Infinity>() / std::max(1e-300, b.lpNorm<Eigen::Infinity>());
+}
+
+TEST(JointSpace, RandomSparseRowsGiveTheDenseKktStep) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const std::vector<AffineBody> bodies = bodies_with(4, {3});  // body 3 fixed
+    JointModel model;
+    model.names = {"a", "b"};
+    std::uniform_int_distribution<int> dof(0, 47), count(2, 8);
+    for (int r = 0; r < 14; ++r) {
+      JointRow row;
+      row.joint = r % 2;
+      std::vector<int> used;
+      for (int t = count(rng); t > 0; --t) {
+        const int d = dof(rng);
+        if (std::find(used.begin(), used.end(), d) != used.end()) continue;
+        used.push_back(d);
+        row.terms.emplace_back(d, random_vector(rng, 1)[0]);
+      }
+      row.rhs = random_vector(rng, 1)[0];
+      // A row that touches the fixed body only would be skipped; keep one dynamic term at least.
+      if (std::all_of(row.terms.begin(), row.terms.end(), [](auto t) { return t.first >= 36; }))
+        row.terms.emplace_back(r, 1.0);
+      model.rows.push_back(row);
+    }
+    const VecX q = random_vector(rng, 48);  // the rows do not hold at q: the step restores them
+    JointSpace joints(bodies, model);
+    joints.update_targets(q);
+    ASSERT_FALSE(joints.empty());
+    EXPECT_EQ(joints.redundant_rows(), 0);
+    const NewtonSystem s = random_newton_system(rng, bodies);
+    const VecX dq = joint_space_step(joints, s, q);
+    EXPECT_LT(relative_difference(dq, kkt_step(s, model, bodies, q)), 1e-9);
+    EXPECT_LT(row_residual(model, q + dq), 1e-10);
+    EXPECT_TRUE(dq.segment<12>(36).isZero(0.0)) << "the fixed body does not move";
+  }
+}
+
+/// A chain under a kinematic body 0 (prescribed, not solved for): body 1 hinged to body 0, body 2
+/// hinged to body 1, body 3 on a ball joint to body 2.
+JointModel chain_model(const VecX& q) {
+  JointModel model;
+  add_hinge(model, "h1", q, 1, 0, Vec3(0.1, 0.2, 1.5), Vec3(0, 0.4, 0.1));
+  add_hinge(model, "h2", q, 2, 1, Vec3(-0.2, 0.1, 1.0), Vec3(0.2, 0.2, 0.2));
+  add_ball(model, "ball", q, 3, 2, Vec3(0.0, 0.3, 0.6));
+  return model;
+}
+
+TEST(JointSpace, JointChainStepEqualsDenseKktAndKeepsEveryJointExact) {
+  std::mt19937 rng(11);
+  const std::vector<AffineBody> bodies = bodies_with(4, {}, {0});  // body 0 kinematic
+  const VecX q0 = random_poses(rng, 4);
+  const JointModel model = chain_model(q0);
+  ASSERT_LT(row_residual(model, q0), 1e-12) << "rows built at q0 hold there";
+  JointSpace joints(bodies, model);
+  EXPECT_EQ(joints.redundant_rows(), 0);
+
+  // The kinematic body moved and the others drifted: the step must carry every joint to exactness.
+  VecX q = q0 + random_vector(rng, 48, 1e-3);
+  joints.update_targets(q);
+  const NewtonSystem s = random_newton_system(rng, bodies);
+  const VecX dq = joint_space_step(joints, s, q);
+  EXPECT_LT(relative_difference(dq, kkt_step(s, model, bodies, q)), 1e-9);
+  EXPECT_LT(row_residual(model, q + dq), 1e-12);
+
+  // At a state where the rows already hold, the step stays on them for any α (a line search point).
+  q = q + dq;
+  joints.update_targets(q);
+  const NewtonSystem s2 = random_newton_system(rng, bodies);
+  const VecX dq2 = joint_space_step(joints, s2, q);
+  EXPECT_LT(relative_difference(dq2, kkt_step(s2, model, bodies, q)), 1e-9);
+  for (const double alpha : {0.1, 0.5, 1.0}) EXPECT_LT(row_residual(model, q + alpha * dq2), 1e-12);
+}
+
+TEST(JointSpace, RedundantRowsAreDroppedNamedAndChangeNothing) {
+  std::mt19937 rng(12);
+  const std::vector<AffineBody> bodies = bodies_with(4, {}, {0});
+  const VecX q0 = random_poses(rng, 4);
+  const JointModel independent = chain_model(q0);
+
+  JointModel redundant = independent;
+  // A second hinge on h1's axis at another anchor on it: both its points lie on the line that h1
+  // already fixes, so its six rows are combinations of h1's (Eq. 6–8 are linear in the point).
+  const Vec3 h1_anchor(0.1, 0.2, 1.5), h1_axis(0, 0.4, 0.1);
+  add_hinge(redundant, "h1_again", q0, 1, 0, h1_anchor + 0.7 * h1_axis, 0.5 * h1_axis);
+  // The ball joint given twice.
+  add_ball(redundant, "ball_again", q0, 3, 2, Vec3(0.0, 0.3, 0.6));
+  // One row that is a combination of two rows of h2 (rhs alike).
+  {
+    redundant.names.push_back("combination");
+    const JointRow &r1 = independent.rows[6], &r2 = independent.rows[10];
+    JointRow row;
+    row.joint = static_cast<int>(redundant.names.size()) - 1;
+    std::map<int, double> sum;
+    for (const auto& [d, c] : r1.terms) sum[d] += 2.0 * c;
+    for (const auto& [d, c] : r2.terms) sum[d] -= 3.0 * c;
+    row.terms.assign(sum.begin(), sum.end());
+    row.rhs = 2.0 * r1.rhs - 3.0 * r2.rhs;
+    redundant.rows.push_back(row);
+  }
+
+  JointSpace with(bodies, redundant), without(bodies, independent);
+  EXPECT_EQ(with.redundant_rows(), 6 + 3 + 1);
+  EXPECT_EQ(with.redundant_joints(), (std::vector<std::string>{"h1_again", "ball_again", "combination"}));
+  EXPECT_TRUE(without.redundant_joints().empty());
+
+  const VecX q = q0 + random_vector(rng, 48, 1e-3);
+  with.update_targets(q);
+  without.update_targets(q);
+  const NewtonSystem s = random_newton_system(rng, bodies);
+  const VecX dq_with = joint_space_step(with, s, q), dq_without = joint_space_step(without, s, q);
+  EXPECT_LT(relative_difference(dq_with, dq_without), 1e-9);
+  EXPECT_LT(relative_difference(dq_with, kkt_step(s, independent, bodies, q)), 1e-9);
+  EXPECT_LT(row_residual(redundant, q + dq_with), 1e-11) << "the dropped rows hold too";
+}
+
+TEST(JointSpace, RowsOnPrescribedBodiesOnlyLeaveNothingToSolve) {
+  std::mt19937 rng(13);
+  const std::vector<AffineBody> bodies = bodies_with(3, {0}, {1});
+  const VecX q = random_poses(rng, 3);
+  JointModel model;
+  add_hinge(model, "between_prescribed", q, 0, 1, Vec3(0, 0, 1), Vec3(0, 0, 0.5));
+  add_ball(model, "to_world", q, 1, kNoBody, Vec3(1, 0, 0));
+  const JointSpace joints(bodies, model);
+  EXPECT_TRUE(joints.empty());
+  EXPECT_EQ(joints.redundant_rows(), 0);
+
+  add_ball(model, "dynamic", q, 2, 1, Vec3(0.5, 0.5, 0.5));
+  EXPECT_FALSE(JointSpace(bodies, model).empty());
+}
+
+TEST(JointSpace, ToSparseAssemblesBothTriangles) {
+  std::mt19937 rng(14);
+  const std::vector<AffineBody> bodies = bodies_with(3);
+  const NewtonSystem s = random_newton_system(rng, bodies);
+  EXPECT_TRUE(MatX(to_sparse(s.H)).isApprox(s.dense, 1e-15));
+}
+
+}  // namespace
+}  // namespace affix
