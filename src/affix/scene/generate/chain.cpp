@@ -68,10 +68,10 @@ Scene chain(const ChainOptions& options) {
     const int index = add_body(scene, std::move(link));
 
     const int parent = index - 1;  // −1 for link 0: the world
-    JointDef& joint = add_joint(scene, options.joint == ChainJoint::ball ? JointType::ball : JointType::hinge,
-                                index, parent);
+    const bool hinge = options.joint == ChainJoint::hinge;
+    JointDef& joint = add_joint(scene, hinge ? JointType::hinge : JointType::ball, index, parent);
     joint.anchor = pivot + Vec3::UnitX() * (kPitch * static_cast<double>(i));
-    joint.axis = Vec3::UnitY();
+    if (hinge) joint.axis = Vec3::UnitY();  // the chain swings in the xz-plane
   }
   return scene;
 }
