@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes the joint scenes examples/joints/*.json (after Chen et al. 2022, §6.1–6.3 and Fig. 11–13).
 
-Usage:  python3 scripts/make_joint_scenes.py      (from the repository root; regenerates every file)
+Usage:  python3 scripts/make_joint_scenes.py [OUT_DIR]
+        (default OUT_DIR: examples/joints beside this script's folder; regenerates every file there.
+        tests/cli/test_joint_fixtures.cpp writes into a temporary OUT_DIR and requires the committed
+        files to match byte for byte.)
 
 The output is deterministic (no randomness, fixed rounding), pretty-printed JSON with a 2-space indent
 (a list of numbers, such as a vector, on one line).
@@ -112,6 +115,7 @@ ragdoll.json and ragdolls_10.json (Fig. 11)
 import json
 import math
 import os
+import sys
 
 OUT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "joints")
 MIN_GAP = 0.005  # m: least clearance between bodies that may touch, and from the ground
@@ -689,29 +693,33 @@ def dumps(value, level=0):
     return json.dumps(value)
 
 
-def write(name, s):
+def write(name, s, out_dir=OUT_DIR):
     s = clean(s)
     closest = check(name, s)
-    os.makedirs(OUT_DIR, exist_ok=True)
+    os.makedirs(out_dir, exist_ok=True)
     text = dumps(s)
     assert json.loads(text) == s
-    with open(os.path.join(OUT_DIR, name), "w") as f:
+    with open(os.path.join(out_dir, name), "w") as f:
         f.write(text + "\n")
     gap = f", closest touchable pair {closest:.3f} m" if closest < math.inf else ""
-    print(f"examples/joints/{name}: {len(s['bodies'])} bodies, {len(s['joints'])} joints{gap}")
+    shown = f"examples/joints/{name}" if out_dir == OUT_DIR else os.path.join(out_dir, name)
+    print(f"{shown}: {len(s['bodies'])} bodies, {len(s['joints'])} joints{gap}")
 
 
 def main():
-    write("triple_rod_pendulum.json", triple_rod_pendulum())
-    write("hinge_boards.json", hinge_boards())
-    write("monocular.json", monocular())
-    write("nunchaku.json", nunchaku())
-    write("physical_pendulum.json", physical_pendulum())
-    write("chain_100.json", chain_100())
-    write("rotating_board.json", rotating_board())
-    write("falling_box.json", falling_box())
-    write("ragdoll.json", ragdoll_scene())
-    write("ragdolls_10.json", ragdolls_10())
+    if len(sys.argv) > 2:
+        sys.exit("usage: python3 scripts/make_joint_scenes.py [OUT_DIR]")
+    out_dir = sys.argv[1] if len(sys.argv) == 2 else OUT_DIR
+    write("triple_rod_pendulum.json", triple_rod_pendulum(), out_dir)
+    write("hinge_boards.json", hinge_boards(), out_dir)
+    write("monocular.json", monocular(), out_dir)
+    write("nunchaku.json", nunchaku(), out_dir)
+    write("physical_pendulum.json", physical_pendulum(), out_dir)
+    write("chain_100.json", chain_100(), out_dir)
+    write("rotating_board.json", rotating_board(), out_dir)
+    write("falling_box.json", falling_box(), out_dir)
+    write("ragdoll.json", ragdoll_scene(), out_dir)
+    write("ragdolls_10.json", ragdolls_10(), out_dir)
     period, small = pendulum_period()
     print(f"physical pendulum: T = {period:.5f} s (small-angle {small:.5f} s)")
 
