@@ -8,7 +8,7 @@
 #include <string>
 
 #include "affix/scene/scene_loader.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/solvers/registry.hpp"
 
 namespace {
 

@@ -21,10 +21,10 @@
 #include <typeinfo>
 #include <vector>
 
-#include "affix/body/body_mesh.hpp"
+#include "affix/model/body_mesh.hpp"
 #include "affix/error.hpp"
 #include "affix/scene/scene_loader.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/solvers/registry.hpp"
 #include "scene/scene_mutator.hpp"
 
 namespace affix {

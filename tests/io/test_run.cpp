@@ -60,6 +60,14 @@ class FakeSimulator : public Simulator {
     if (deform_from && steps_ >= *deform_from) poses[1].A = deformed;
     return poses;
   }
+  /// Body 0 moves along x at one metre per step, body 1 along −y.
+  std::vector<BodyVelocity> velocities() const override {
+    std::vector<BodyVelocity> v(2);
+    v[0].linear.x() = 100.0, v[1].linear.y() = -100.0;
+    return v;
+  }
+  std::vector<JointRecord> joint_records() const override { return {}; }
+  std::vector<ContactRecord> contact_records() const override { return {}; }
 
  private:
   int steps_ = 0;

@@ -22,7 +22,7 @@ TEST(BodyContact, StackOfFiveBoxesRestsWithEachBoxWithinDhatOfTheOneBelow) {
     boxes.push_back(test::box_body("box" + std::to_string(i), Vec3::Constant(0.5),
                                    Vec3(0.02 * (i % 2), 0, 0.25 + 0.5 * i + 0.002 * (i + 1))));
   Scene scene = test::scene_with(boxes, 0.01);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const double dhat = scene.settings.ipc.dhat;
   for (int n = 0; n < 150; ++n) ASSERT_GT(sim.step().min_distance, 0.0) << "step " << n + 1;
   double top_below = 0.0;  // the ground
@@ -46,7 +46,7 @@ std::vector<double> box_on_box(double mu, int steps, int friction_iterations = 1
   Scene scene = test::scene_with({lower, upper}, dt, std::nullopt);
   scene.settings.gravity = kG * Vec3(std::sin(theta), 0, -std::cos(theta));
   scene.settings.ipc.friction_iterations = friction_iterations;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   std::vector<double> x;
   for (int n = 0; n < steps; ++n) {
     sim.step();
@@ -89,10 +89,10 @@ TEST(BodyContact, HeadOnSpheresConserveLinearMomentumAndRebound) {
   Scene scene = test::scene_with({left, right}, 0.005, std::nullopt);
   scene.settings.gravity.setZero();
   scene.settings.integrator = Integrator::bdf2;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const auto momentum = [&] {
     Vec3 P = Vec3::Zero();
-    for (int i = 0; i < 2; ++i) P += test::linear_momentum(sim.bodies()[i], sim.velocities()[i]);
+    for (int i = 0; i < 2; ++i) P += test::linear_momentum(sim.bodies()[i], sim.state_velocities()[i]);
     return P;
   };
   const Vec3 P0 = momentum();
@@ -103,7 +103,7 @@ TEST(BodyContact, HeadOnSpheresConserveLinearMomentumAndRebound) {
   }
   std::printf("head-on spheres: relative momentum drift %.3e\n", worst);
   EXPECT_LT(worst, 1e-6);
-  EXPECT_LT(state_translation(sim.velocities()[0]).x(), 0.0);  // the light sphere bounced back
+  EXPECT_LT(state_translation(sim.state_velocities()[0]).x(), 0.0);  // the light sphere bounced back
 }
 
 /// Gauss linking number of two circles (centre c, unit normal n, radius r), by the double sum over
@@ -146,7 +146,7 @@ TEST(BodyContact, RingChainSwingsWithoutAnyRingPassingThroughAnother) {
   }
   rings[0].fixed = true;
   Scene scene = test::scene_with(rings, 0.01, std::nullopt);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const auto normal = [&](int i) { return Vec3(sim.poses()[i].A.col(2).normalized()); };
   const auto link = [&](int i) {
     return linking_number(sim.poses()[i].p, normal(i), sim.poses()[i + 1].p, normal(i + 1), major);
@@ -176,7 +176,7 @@ TEST(BodyContact, PileOfFiftyRandomBoxesStaysIntersectionFree) {
     b.rotation = Quat(Eigen::AngleAxisd(M_PI * u(rng), Vec3(u(rng), u(rng), u(rng) + 2).normalized()));
     boxes.push_back(b);
   }
-  IpcSimulator sim(test::scene_with(boxes, 0.01));
+  IpcSimulator sim(test::compiled(test::scene_with(boxes, 0.01)));
   double closest = std::numeric_limits<double>::infinity();
   for (int n = 0; n < 80; ++n) {
     const double d = sim.step().min_distance;

@@ -18,7 +18,7 @@ std::vector<BodyPose> run_pile(int threads) {
     bodies.push_back(b);
   }
   Scene scene = test::scene_with(bodies, 0.01);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   for (int n = 0; n < 60; ++n) sim.step();
   return sim.poses();
 }

@@ -16,7 +16,7 @@ TEST(GroundContact, DroppedBoxRestsAtHalfHeightAndNeverPenetrates) {
   const double size = 0.5;
   Scene scene = test::scene_with({test::box_body("box", Vec3::Constant(size), Vec3(0, 0, 1.0))}, 0.01);
   scene.settings.integrator = Integrator::bdf2;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const AffineBody& body = sim.bodies()[0];
   const double dhat = scene.settings.ipc.dhat;
   for (int n = 0; n < 300; ++n) {
@@ -27,7 +27,7 @@ TEST(GroundContact, DroppedBoxRestsAtHalfHeightAndNeverPenetrates) {
   const double z = sim.poses()[0].p.z();
   EXPECT_GT(z, size / 2);
   EXPECT_LT(z, size / 2 + dhat);
-  EXPECT_LT(state_translation(sim.velocities()[0]).norm(), 1e-3);
+  EXPECT_LT(state_translation(sim.state_velocities()[0]).norm(), 1e-3);
 }
 
 struct SlideResult {
@@ -44,7 +44,7 @@ SlideResult slide(double mu, int steps, double dt) {
   Scene scene = test::scene_with({box}, dt, Ground{0.0, mu});
   scene.settings.gravity = kG * Vec3(std::sin(theta), 0, -std::cos(theta));
   scene.settings.ipc.tolerance = 1e-6;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   SlideResult r;
   r.start_x = sim.poses()[0].p.x();
   for (int n = 0; n < steps; ++n) {
@@ -78,7 +78,7 @@ TEST(GroundContact, BoxSlidingBelowTheFrictionAngleHasCoulombAcceleration) {
 double energy_after_bounce(Integrator integrator) {
   Scene scene = test::scene_with({test::box_body("box", Vec3::Constant(0.4), Vec3(0, 0, 0.7))}, 0.01);
   scene.settings.integrator = integrator;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   StepStats stats;
   for (int n = 0; n < 100; ++n) stats = sim.step();
   const AffineBody& body = sim.bodies()[0];

@@ -17,6 +17,7 @@
 #include "affix/math/rotation.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "affix/solvers/ipc/ipc_simulator.hpp"
+#include "support/physics.hpp"
 
 namespace affix {
 namespace {
@@ -86,7 +87,7 @@ struct AnchorGaps {
 
 TEST(JointScenes, TripleRodPendulumKeepsEveryAnchorTogether) {
   const Scene scene = joint_scene("triple_rod_pendulum");
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const AnchorGaps gaps(scene, sim.poses());
   const int steps = steps_for(scene, 2.0);
   double worst = 0.0;
@@ -105,7 +106,7 @@ TEST(JointScenes, TripleRodPendulumKeepsEveryAnchorTogether) {
 TEST(JointScenes, ChainOfAHundredLinksWithAHeavyEndStaysFiniteAndConnected) {
   Scene scene = joint_scene("chain_100");
   ASSERT_DOUBLE_EQ(scene.settings.dt, 0.01);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const AnchorGaps gaps(scene, sim.poses());
   const int steps = steps_for(scene, 1.0);
   double worst = 0.0;
@@ -113,7 +114,7 @@ TEST(JointScenes, ChainOfAHundredLinksWithAHeavyEndStaysFiniteAndConnected) {
     sim.step();
     const std::vector<BodyPose> poses = sim.poses();
     for (std::size_t i = 0; i < poses.size(); ++i) ASSERT_TRUE(finite(poses[i])) << "step " << n << ", body " << i;
-    for (const Vec12& v : sim.velocities()) ASSERT_TRUE(v.allFinite()) << "step " << n;
+    for (const Vec12& v : sim.state_velocities()) ASSERT_TRUE(v.allFinite()) << "step " << n;
     const double gap = gaps.max_gap(poses);
     worst = std::max(worst, gap);
     ASSERT_LT(gap, 1e-6) << "step " << n;
@@ -147,7 +148,7 @@ struct HingeBoardRun {
 const HingeBoardRun& hinge_board_run() {
   static const HingeBoardRun run = [] {
     const Scene scene = joint_scene("hinge_boards");
-    IpcSimulator sim(scene);
+    IpcSimulator sim(test::compiled(scene));
     const std::vector<BodyPose> start = sim.poses();
     HingeBoardRun r;
     for (int k = 0; k < 3; ++k) {
@@ -170,7 +171,7 @@ const HingeBoardRun& hinge_board_run() {
     for (int n = 1; n <= steps; ++n) {
       sim.step();
       const std::vector<BodyPose> poses = sim.poses();
-      const std::vector<Vec12> velocities = sim.velocities();
+      const std::vector<Vec12> velocities = sim.state_velocities();
       for (HingeBoardRun::Board& b : r.boards) {
         const double now = angle_about(b.axis, b.u0, poses[b.body].A * b.u_bar);
         b.angle += wrap(now - wrap(b.angle));
@@ -221,7 +222,7 @@ TEST(JointScenes, HingeBoardsWithLimitsSwingUpToTheirStops) {
 
 TEST(JointScenes, RotatingBoardBouncesBackOffItsHingeLimit) {
   const Scene scene = joint_scene("rotating_board");
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const std::vector<BodyPose> start = sim.poses();
   const JointDef& hinge = scene.joints[0];
   ASSERT_TRUE(hinge.angle_limits.has_value());
@@ -236,7 +237,7 @@ TEST(JointScenes, RotatingBoardBouncesBackOffItsHingeLimit) {
     const BodyPose pose = sim.poses()[0];
     const double angle = angle_about(axis, u0, pose.A * u_bar);
     // ω about the axis: Ȧ A⁻¹ = [ω]ₓ for a rigid motion.
-    const Mat3 W = state_matrix(sim.velocities()[0]) * pose.A.inverse();
+    const Mat3 W = state_matrix(sim.state_velocities()[0]) * pose.A.inverse();
     const double omega = axis.dot(Vec3(W(2, 1) - W(1, 2), W(0, 2) - W(2, 0), W(1, 0) - W(0, 1)) / 2.0);
     if (n == 1) omega0 = omega;
     if (angle > max_angle) max_angle = angle, t_max = sim.time();
@@ -261,7 +262,7 @@ TEST(JointScenes, RotatingBoardBouncesBackOffItsHingeLimit) {
 
 TEST(JointScenes, MonocularSectionsSlideWithinTheirLimitsAlongTheAxis) {
   const Scene scene = joint_scene("monocular");
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const std::vector<BodyPose> start = sim.poses();
   struct Slide {
     int inner = -1, outer = -1;
@@ -320,7 +321,7 @@ Vec3 twist_swing_angles(const Mat3& M) {
 
 TEST(JointScenes, NunchakuConeTwistStaysWithinItsRangesAndReachesThem) {
   const Scene scene = joint_scene("nunchaku");
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const std::vector<BodyPose> start = sim.poses();
   const JointDef& cone = scene.joints[0];
   ASSERT_EQ(cone.type, JointType::cone_twist);
@@ -376,7 +377,7 @@ double elliptic_k(double k) {
 TEST(JointScenes, PhysicalPendulumHasTheLargeAmplitudePeriod) {
   const Scene scene = joint_scene("physical_pendulum");
   ASSERT_EQ(scene.settings.integrator, Integrator::bdf2);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const JointDef& pivot = scene.joints[0];
   const BodyDef& rod = scene.bodies[0];
   const Vec3 size = std::get<BoxShape>(rod.shape).size;

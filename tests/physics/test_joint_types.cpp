@@ -127,7 +127,7 @@ TEST(JointTypes, BallBetweenTwoFreeBodiesKeepsTheAnchorCoincident) {
   spin_about(lower, anchor, Vec3(2, -1, 0.5), upper.velocity + upper.angular_velocity.cross(anchor - upper.position));
   Scene scene = scene_of({lower, upper});
   add_joint(scene, JointType::ball, "lower", "upper").anchor = anchor;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   double max_gap = 0.0, max_relative_angle = 0.0;
   for (int n = 1; n <= 150; ++n) {
@@ -148,7 +148,7 @@ TEST(JointTypes, BallToWorldKeepsTheAnchorInPlace) {
   spin_about(bob, anchor, Vec3(2, 3, 0.5));
   Scene scene = scene_of({bob});
   add_joint(scene, JointType::ball, "bob", "world").anchor = anchor;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   double travel = 0.0;
   for (int n = 1; n <= 150; ++n) {
@@ -173,7 +173,7 @@ Range run_hinge_pendulum(double omega, const AngleRange& limits, double low_tole
   j.anchor = anchor;
   j.axis = axis;
   j.angle_limits = limits;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range angle;
   for (int n = 1; n <= 150; ++n) {
@@ -224,7 +224,7 @@ TEST(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
   JointDef& j = add_joint(scene, JointType::hinge, "lower", "upper");
   j.anchor = anchor;
   j.axis = axis;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range angle;
   for (int n = 1; n <= 150; ++n) {
@@ -256,7 +256,7 @@ TEST(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
   Scene scene = scene_of({load, carrier});
   add_joint(scene, JointType::fixed, "load", "carrier").anchor = weld;
   add_joint(scene, JointType::ball, "carrier", "world").anchor = pivot;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   const auto relative = [](const BodyPose& a, const BodyPose& b) {
     return std::pair<Mat3, Vec3>(b.A.inverse() * a.A, b.A.inverse() * (a.p - b.p));
@@ -284,7 +284,7 @@ TEST(JointTypes, UniversalKeepsItsAxesPerpendicularAndBothAnglesChange) {
   JointDef& j = add_joint(scene, JointType::universal, "bob", "world");
   j.anchor = anchor;
   j.axes = {a1, a2};
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range theta1, theta2;
   double max_dot = 0.0;
@@ -330,7 +330,7 @@ TEST(JointTypes, ConeTwistKeepsSwingAndTwistWithinTheirRanges) {
   j.twist_limits = twist;
   j.swing1_limits = swing1;
   j.swing2_limits = swing2;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range t, s1, s2;
   double worst = -1.0;  // largest excess over a range (rad)
@@ -373,7 +373,7 @@ TEST(JointTypes, PrismaticToWorldSlidesAlongItsAxisWithinItsLimits) {
   j.anchor = anchor;
   j.axis = axis;
   j.limits = std::array<double, 2>{lo, hi};
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range s;
   for (int n = 1; n <= 150; ++n) {
@@ -419,7 +419,7 @@ struct RailResult {
 
 /// Runs the rail scene, checking the block's point against the rail's line after every step.
 RailResult run_rail(const Scene& scene, const Vec3& point, bool rotation_locked) {
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   const Mat3 M0 = track.pose(1).A.inverse() * track.pose(0).A;
   RailResult r;
@@ -461,7 +461,7 @@ TEST(JointTypes, SliderOnAWorldPlaneStaysOnIt) {
   Scene scene = scene_of({puck});
   add_joint(scene, JointType::slider, "puck", "world").point = point;
   scene.joints.back().normal = normal;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   double travel = 0.0;
   for (int n = 1; n <= 150; ++n) {
@@ -484,7 +484,7 @@ TEST(JointTypes, SliderOnAWorldLineStaysOnItWithinItsLimits) {
   j.point = point;
   j.direction = direction;
   j.limits = std::array<double, 2>{lo, hi};
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range s;
   for (int n = 1; n <= 150; ++n) {
@@ -521,7 +521,7 @@ TEST(JointTypes, DistanceHangingAtRestStretchesByMgOverK) {
   JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   const double m = sim.bodies()[0].mass, k = kPenaltyStiffnessPerMass * m, expected = m * kG / k;
   double stretch = 0.0;
@@ -544,7 +544,7 @@ TEST(JointTypes, DistanceSwingingKeepsItsLength) {
   JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   const double length = (top - hook).norm();
   double worst = 0.0;
@@ -571,7 +571,7 @@ TEST(JointTypes, DistanceWithOnlyAMaximumIsARope) {
   j.anchor1 = top;
   j.anchor2 = hook;
   j.max_length = max;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range d;
   for (int n = 1; n <= 150; ++n) {
@@ -600,7 +600,7 @@ Scene overlapping_pair(bool collide_connected) {
 }
 
 TEST(JointTypes, JointedBodiesMayOverlapUnlessTheyCollide) {
-  IpcSimulator sim(overlapping_pair(false));
+  IpcSimulator sim(test::compiled(overlapping_pair(false)));
   Tracker track(sim);
   for (int n = 1; n <= 30; ++n) {
     ASSERT_NO_THROW(sim.step()) << "step " << n;
@@ -608,7 +608,7 @@ TEST(JointTypes, JointedBodiesMayOverlapUnlessTheyCollide) {
     ASSERT_LT(track.gap(0, 1, Vec3(0.075, 0, 0)), kRowTolerance) << "step " << n;
   }
   try {
-    IpcSimulator refused(overlapping_pair(true));
+    IpcSimulator refused(test::compiled(overlapping_pair(true)));
     ADD_FAILURE() << "overlapping bodies that may collide were accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("intersects"), std::string::npos) << e.what();
@@ -635,7 +635,7 @@ TEST(JointTypes, FourBarLinkageDropsRedundantRowsAndStaysClosed) {
     j.anchor = h.anchor;
     j.axis = Vec3::UnitY();
   }
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   Range crank_angle;
   for (int n = 1; n <= 150; ++n) {
@@ -671,7 +671,7 @@ TEST(JointTypes, BodyHangingFromAKinematicBodyFollowsIt) {
   BodyDef bob = test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 0.6));
   Scene scene = scene_of({driver, bob});
   add_joint(scene, JointType::ball, "bob", "driver").anchor = anchor;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   Tracker track(sim);
   for (int n = 1; n <= 150; ++n) {
     sim.step();

@@ -15,7 +15,7 @@ TEST(PrescribedMotion, KinematicBodyFollowsKeyframesExactly) {
                  {1.0, Vec3(1, 2, 2), Quat(Eigen::AngleAxisd(2.5, Vec3::UnitZ()))}};
   arm.kinematic = k;
   Scene scene = test::scene_with({arm}, 0.01);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   for (int n = 1; n <= 150; ++n) {
     sim.step();
     const double t = n * 0.01;
@@ -44,7 +44,7 @@ TEST(PrescribedMotion, ConstantTwistAndFixedBodies) {
   BodyDef post = test::box_body("post", Vec3(0.2, 0.2, 1), Vec3(3, 0, 0.6));
   post.fixed = true;
   Scene scene = test::scene_with({spinner, post}, 0.01);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   for (int n = 1; n <= 50; ++n) sim.step();
   const Mat3 R = Eigen::AngleAxisd(3 * 0.5, Vec3::UnitZ()).toRotationMatrix();
   EXPECT_LT((sim.poses()[0].p - Vec3(0.25, 0, 2)).norm(), 1e-12);

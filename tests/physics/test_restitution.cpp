@@ -13,6 +13,7 @@
 #include "affix/energy/barrier.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "affix/solvers/ipc/ipc_simulator.hpp"
+#include "support/physics.hpp"
 
 namespace affix {
 namespace {
@@ -47,7 +48,7 @@ struct Bounce {
 
 Bounce first_bounce(Integrator integrator, double damping) {
   const Scene scene = falling_box(integrator, damping);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const AffineBody& box = sim.bodies()[0];
   const double g = -scene.settings.gravity.z(), kappa = *scene.settings.ipc.kappa, dhat = scene.settings.ipc.dhat;
   const double half_height = 0.5;
@@ -133,12 +134,12 @@ double board_rebound(double damping) {
   Scene scene = load_scene(std::string(AFFIX_SOURCE_DIR) + "/examples/joints/rotating_board.json");
   scene.settings.duration = 1.0;
   scene.joints[0].damping = damping;
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   const double omega0 = scene.bodies[0].angular_velocity.z();
   double omega = omega0;
   for (int n = 0; n < 1000; ++n) {
     sim.step();
-    omega = (state_matrix(sim.velocities()[0]) * state_matrix(affine_state(sim.poses()[0].p, sim.poses()[0].A))
+    omega = (state_matrix(sim.state_velocities()[0]) * state_matrix(affine_state(sim.poses()[0].p, sim.poses()[0].A))
                                                       .transpose())(1, 0);  // [ω]ₓ = Ȧ Aᵀ, ω_z = (1, 0)
   }
   return -omega / omega0;

@@ -19,7 +19,7 @@ double implicit_euler_fall(double h, int steps) { return kG * h * h * steps * (s
 /// Height of the first body after `steps` steps of `h`.
 double height_after(const std::vector<BodyDef>& bodies, double h, int steps) {
   Scene scene = test::scene_with(bodies, h, std::nullopt);
-  IpcSimulator sim(scene);
+  IpcSimulator sim(test::compiled(scene));
   for (int n = 0; n < steps; ++n) sim.step();
   return sim.poses()[0].p.z();
 }

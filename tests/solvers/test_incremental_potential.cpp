@@ -13,6 +13,7 @@ namespace {
 
 struct ContactSetup {
   Scene scene;
+  Model model;
   std::vector<AffineBody> bodies;
   VecX q;
   StepConstants c;
@@ -27,7 +28,8 @@ ContactSetup two_box_setup(double dhat) {
   upper.rotation = Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()) * Eigen::AngleAxisd(0.002, Vec3::UnitX()));
   s.scene = test::scene_with({lower, upper}, 0.01);
   s.scene.settings.ipc.dhat = dhat;
-  s.bodies = build_affine_bodies(s.scene);
+  s.model = compile(s.scene);
+  s.bodies = affine_bodies(s.model);
   s.q.resize(24);
   for (int i = 0; i < 2; ++i) s.q.segment<12>(12 * i) = s.bodies[i].q0;
   s.c.beta_h2 = 1e-4;

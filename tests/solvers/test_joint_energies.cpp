@@ -50,6 +50,7 @@ Vec12 moved(const Vec12& q0, const Mat3& R, const Vec3& pivot, const Vec3& t) {
 /// line penalty: base is free), `door` on a hinge to `tip` with a ±20° range (an upper-bound limit).
 struct JointSetup {
   Scene scene;
+  Model compiled;
   std::vector<AffineBody> bodies;
   JointModel model;
   VecX q_rigid;    ///< every body rigid, distance stretched, bead on its line, door near its limit
@@ -90,8 +91,9 @@ void build(JointSetup& s) {
   hinge.damping = 0.05;  // Rayleigh k_d of its limit (s)
   s.scene.joints = {distance, slider, hinge};
 
-  s.bodies = build_affine_bodies(s.scene);
-  s.model = build_joint_model(s.scene, s.bodies, kDhat);
+  s.compiled = compile(s.scene);
+  s.bodies = affine_bodies(s.compiled);
+  s.model = build_joint_model(s.compiled, s.bodies, kDhat);
   ASSERT_EQ(s.model.penalties.size(), 2u);
   ASSERT_EQ(s.model.limits.size(), 1u);
 

@@ -2,8 +2,10 @@
 // Helpers for physics tests: scenes built in code, and the physical quantities of affine bodies that
 // the closed-form answers are about (momenta, lowest vertex, centre of mass).
 #include <limits>
+#include <memory>
 
 #include "affix/body/affine_body.hpp"
+#include "affix/model/model.hpp"
 #include "affix/scene/scene.hpp"
 
 namespace affix::test {
@@ -26,6 +28,9 @@ inline Scene scene_with(std::vector<BodyDef> bodies, double dt, std::optional<Gr
   return s;
 }
 
+/// The scene compiled into the model a solver is built from.
+inline std::shared_ptr<const Model> compiled(const Scene& scene) { return std::make_shared<const Model>(compile(scene)); }
+
 /// Linear momentum ∫ρ ẋ dV = m ṗ + Ȧ (m c̄).
 inline Vec3 linear_momentum(const AffineBody& b, const Vec12& qdot) {
   return b.mass * state_translation(qdot) + state_matrix(qdot) * (b.mass * b.center_of_mass);
@@ -43,7 +48,7 @@ inline Vec3 angular_momentum(const AffineBody& b, const Vec12& q, const Vec12& q
 
 inline double lowest_vertex(const AffineBody& b, const Vec12& q) {
   double z = std::numeric_limits<double>::infinity();
-  for (const Vec3& x_bar : b.mesh.vertices) z = std::min(z, world_point(q, x_bar).z());
+  for (const Vec3& x_bar : b.mesh->vertices) z = std::min(z, world_point(q, x_bar).z());
   return z;
 }
 

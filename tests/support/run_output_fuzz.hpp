@@ -27,7 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "affix/error.hpp"
-#include "affix/io/run.hpp"
+#include "affix/app/run_scene.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "support/run_command.hpp"
 
@@ -52,7 +52,7 @@ inline void write_tiny_run(const fs::path& dir) {
   RunOptions options;
   options.out_dir = dir;
   options.quiet = true;
-  run_simulation(parse_scene(scene, dir / "tiny.json"), options);
+  run_scene(parse_scene(scene, dir / "tiny.json"), options);
 }
 
 /// A run's files in memory: name → contents.

@@ -1,38 +1,21 @@
 #pragma once
 // An affine body (Lan 2022 §3): state q = (p, a₀, a₁, a₂) ∈ R¹² with aᵢ the rows of A, so a rest-space
 // point x̄ lands at x = A·x̄ + p = J(x̄)·q with the constant J(x̄) = [I₃ | diag(x̄ᵀ, x̄ᵀ, x̄ᵀ)].
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "affix/geometry/triangle_mesh.hpp"
 #include "affix/math/types.hpp"
-#include "affix/scene/scene.hpp"
+#include "affix/model/model.hpp"
 
 namespace affix {
 
-/// Everything a solver needs about one body that does not change during a run.
-struct AffineBody {
-  std::string name;
-  TriangleMesh mesh;             ///< rest frame
-  double volume = 0.0;           ///< m³
-  double mass = 0.0;             ///< kg
-  Vec3 center_of_mass = Vec3::Zero();        ///< rest frame
-  Mat3 second_moment = Mat3::Zero();         ///< ∫ρ x̄ x̄ᵀ dV, rest frame, about the body origin
+/// A model body as the `ipc` solver moves it: the solver-neutral facts (ModelBody) plus what its 12
+/// affine DOFs add — the constant mass matrix, the state and rate at t = 0 — and the bodies it must
+/// not touch (its joints' exclusions, by body index, virtual links included).
+struct AffineBody : ModelBody {
   Mat12 mass_matrix = Mat12::Zero();         ///< ∫ρ JᵀJ dV, Lan 2022 Eq. 4
-  double stiffness = 1e9;        ///< κ of the orthogonality potential (Pa)
-  double friction = 0.5;
-  double damping = 0.0;          ///< Rayleigh k_d of its contacts (s), Chen 2022 §5.1
-  bool fixed = false;
-  std::optional<Kinematic> kinematic;
-  CollisionFilter collision;
-  std::vector<int> no_contact_with;  ///< bodies joined to this one with collide_connected false
-  double bounding_radius = 0.0;  ///< max ‖x̄‖ over the mesh: how far a unit change of A moves a vertex
   Vec12 q0 = Vec12::Zero();      ///< state at t = 0
-  Vec12 qdot0 = Vec12::Zero();   ///< q̇ at t = 0 from the scene's linear and angular velocity
-
-  /// Bodies whose state is prescribed rather than solved for.
-  bool is_dirichlet() const { return fixed || kinematic.has_value(); }
+  Vec12 qdot0 = Vec12::Zero();   ///< q̇ at t = 0 from the model's linear and angular velocity
+  std::vector<int> no_contact_with;  ///< bodies joined to this one with collide_connected false
 };
 
 /// q from a pose: p then the rows of A.
@@ -51,8 +34,8 @@ Mat12 point_jacobian_congruence(const Vec3& x_bar, const Mat3& M, const Vec3& x_
 /// M = ∫ρ JᵀJ dV from the mass, the first moment ∫ρ x̄ and the second moment ∫ρ x̄ x̄ᵀ (Lan 2022 Eq. 4).
 Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_moment);
 
-/// Builds every body of a scene: meshes (primitive or OBJ, validated), mass properties, mass
-/// matrix, initial state. Throws InputError naming the JSON path (`bodies[2].shape.mesh.file`).
-std::vector<AffineBody> build_affine_bodies(const Scene& scene);
+/// The affine bodies of a model, in model order (their meshes shared with it): the mass matrix from the
+/// mass properties, q and q̇ at t = 0 from the initial pose and twist, the exclusions.
+std::vector<AffineBody> affine_bodies(const Model& model);
 
 }  // namespace affix

@@ -4,7 +4,7 @@
 #include <string>
 #include <variant>
 
-#include "affix/body/affine_body.hpp"
+#include "affix/model/model.hpp"
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
 #include "affix/geometry/mass_properties.hpp"
@@ -33,11 +33,9 @@ std::string approx(const Vec3& v) { return approx(v.x()) + " " + approx(v.y()) +
 constexpr const char* kShapeKinds[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh"};
 static_assert(std::size(kShapeKinds) == std::variant_size_v<Shape>);
 
-/// Principal moments of inertia about the centre of mass, ascending: from the mesh again, about its own
-/// centre (mass_properties), which stays accurate for a mesh far from its origin.
-Vec3 body_principal_moments(const AffineBody& body) {
-  return principal_moments(inertia_tensor(mass_properties(body.mesh), body.mass / body.volume));
-}
+/// Principal moments of inertia about the centre of mass, ascending (the model computes the inertia
+/// about the mesh's own centre, which stays accurate for a mesh far from its origin).
+Vec3 body_principal_moments(const ModelBody& body) { return principal_moments(body.inertia); }
 
 void print_settings(std::ostream& out, const Scene& scene) {
   const Settings& s = scene.settings;
@@ -67,13 +65,13 @@ void print_settings(std::ostream& out, const Scene& scene) {
   out << "forces         " << scene.forces.size() << '\n';
 }
 
-void print_body(std::ostream& out, const BodyDef& def, const AffineBody& body) {
+void print_body(std::ostream& out, const BodyDef& def, const ModelBody& body) {
   out << "\nbody " << def.name << '\n';
   out << "  shape              " << kShapeKinds[def.shape.index()];
   if (def.fixed) out << " (fixed)";
   if (def.kinematic) out << " (kinematic)";
   out << '\n';
-  out << "  mesh               " << body.mesh.vertices.size() << " vertices, " << body.mesh.faces.size()
+  out << "  mesh               " << body.mesh->vertices.size() << " vertices, " << body.mesh->faces.size()
       << " triangles\n";
   out << "  volume             " << approx(body.volume) << " m^3\n";
   out << "  mass               " << approx(body.mass) << " kg\n";
@@ -85,7 +83,7 @@ void print_body(std::ostream& out, const BodyDef& def, const AffineBody& body) {
 
 int info_command(const std::filesystem::path& scene_file) {
   const Scene scene = load_scene(scene_file);
-  const std::vector<AffineBody> bodies = build_affine_bodies(scene);
+  const std::vector<ModelBody> bodies = compile_bodies(scene);
   print_settings(std::cout, scene);
   for (std::size_t b = 0; b < bodies.size(); ++b) print_body(std::cout, scene.bodies[b], bodies[b]);
   return kExitOk;

@@ -8,7 +8,7 @@
 #include "affix/io/number_format.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/scene/time_steps.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/solvers/registry.hpp"
 
 namespace affix::cli {
 

@@ -4,11 +4,11 @@
 #include <iostream>
 #include <string>
 
+#include "affix/app/run_scene.hpp"
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
 #include "affix/io/interrupt.hpp"
 #include "affix/io/number_format.hpp"
-#include "affix/io/run.hpp"
 #include "affix/scene/scene_loader.hpp"
 
 namespace affix::cli {
@@ -58,7 +58,7 @@ int run_command(const RunArgs& args) {
   options.out_dir = args.out_dir.value_or(std::filesystem::path("out") / scene.name);
   options.quiet = args.quiet;
 
-  const RunResult result = run_simulation(scene, options);
+  const RunResult result = run_scene(scene, options);
   print_report(std::cout, result);
   if (result.completed) return kExitOk;
   std::cerr << "affix: simulation failed: " << result.error << '\n';

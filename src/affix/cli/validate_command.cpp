@@ -4,7 +4,7 @@
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
 #include "affix/scene/scene_loader.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/model.hpp"
 
 namespace affix::cli {
 
@@ -18,9 +18,9 @@ std::string count(std::size_t n, const char* singular, const char* plural) {
 
 int validate_command(const std::filesystem::path& scene_file) {
   const Scene scene = load_scene(scene_file);
-  // Building the simulator runs the checks that need geometry (closed meshes, bodies that start
-  // intersecting the ground or each other); no step is taken.
-  make_simulator(scene);
+  // Compiling the model runs the checks that need geometry (closed meshes, mass properties, bodies that
+  // start intersecting the ground or each other); no solver is built and no step is taken.
+  compile(scene);
   std::cout << scene_file.string() << ": ok (" << count(scene.bodies.size(), "body", "bodies") << ", "
             << count(scene.joints.size(), "joint", "joints") << ")\n";
   return kExitOk;

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/simulator.hpp"
 
 namespace affix {
 

@@ -17,7 +17,7 @@
 
 #include "affix/io/summary.hpp"
 #include "affix/scene/scene.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/simulator.hpp"
 
 namespace affix {
 
@@ -34,11 +34,8 @@ using RunResult = RunSummary;
 inline constexpr const char* kRunOutputFiles[] = {"trajectory.csv", "stats.csv", "summary.json",
                                                   "meshes.json", "joints.csv", "contacts.csv", "view.html"};
 
-/// Builds the scene's simulator with make_simulator (its InputError propagates before anything is
-/// written), then runs it as below, writing meshes.json before the first step.
-RunResult run_simulation(const Scene& scene, const RunOptions& options);
-
-/// Runs `simulator`, freshly built from `scene`, for the scene's duration: prepares options.out_dir
+/// Runs `simulator`, freshly built from `scene` (the CLI compiles the scene and picks the back-end;
+/// this loop works with any), for the scene's duration: prepares options.out_dir
 /// (see above), calls `before_first_step(out_dir)` if given (extra files such as meshes.json; an
 /// OutputError there ends the run like any write error), writes frame 0, steps N times writing every
 /// step's statistics and the frames the schedule asks for (frame_schedule.hpp), and writes

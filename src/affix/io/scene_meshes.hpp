@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "affix/body/affine_body.hpp"
+#include "affix/model/model.hpp"
 #include "affix/geometry/triangle_mesh.hpp"
 #include "affix/scene/scene.hpp"
 
@@ -25,8 +25,7 @@ struct SceneMeshes {
 };
 
 /// Writes meshes.json (the format above). Throws OutputError, naming the file and why, when it fails.
-void write_scene_meshes(const std::filesystem::path& file, const Scene& scene,
-                        const std::vector<AffineBody>& bodies);
+void write_scene_meshes(const std::filesystem::path& file, const Model& model);
 
 /// Limits of what read_scene_meshes accepts: far beyond any scene affix runs, and small enough that
 /// every index and count fits an int and drawing the meshes fits in memory.

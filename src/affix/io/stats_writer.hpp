@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "affix/io/csv_file.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/simulator.hpp"
 
 namespace affix {
 

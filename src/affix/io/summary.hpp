@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/simulator.hpp"
 
 namespace affix {
 

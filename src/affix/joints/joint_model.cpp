@@ -29,10 +29,6 @@ class Builder {
     length_ = std::max(bodies_[b1].bounding_radius, 1e-3);
     damping_ = def.damping.value_or(0.0);
     model_.names.push_back(def.name);
-    if (b2 >= 0 && !def.collide_connected) {
-      bodies_[b1].no_contact_with.push_back(b2);
-      bodies_[b2].no_contact_with.push_back(b1);
-    }
     switch (def.type) {
       case JointType::ball: connect(b1, b2, def.anchor); break;
       case JointType::hinge: hinge(b1, b2, def.anchor, def.axis, def.angle_limits); break;
@@ -263,6 +259,7 @@ class Builder {
   int add_link(int b1, int b2, const std::string& suffix) {
     AffineBody link;
     link.name = def_->name + "/" + suffix;
+    link.mesh = std::make_shared<const TriangleMesh>();
     double mass = 0.0, volume = 0.0, stiffness = 0.0;
     for (int b : {b1, b2}) {
       if (b < 0) continue;
@@ -301,10 +298,11 @@ class Builder {
 
 }  // namespace
 
-JointModel build_joint_model(const Scene& scene, std::vector<AffineBody>& bodies, double chat) {
+JointModel build_joint_model(const Model& scene_model, std::vector<AffineBody>& bodies, double chat) {
   JointModel model;
   Builder builder(bodies, chat, model);
-  for (std::size_t k = 0; k < scene.joints.size(); ++k) builder.add(scene.joints[k], static_cast<int>(k));
+  for (std::size_t k = 0; k < scene_model.joints.size(); ++k)
+    builder.add(scene_model.joints[k].def, static_cast<int>(k));
   std::sort(model.body_pairs.begin(), model.body_pairs.end());
   model.body_pairs.erase(std::unique(model.body_pairs.begin(), model.body_pairs.end()), model.body_pairs.end());
   return model;

@@ -34,7 +34,7 @@
 #include "affix/body/affine_body.hpp"
 #include "affix/energy/joint_limit_barrier.hpp"
 #include "affix/energy/joint_penalty.hpp"
-#include "affix/scene/scene.hpp"
+#include "affix/model/model.hpp"
 
 namespace affix {
 
@@ -90,10 +90,10 @@ struct JointModel {
 /// about g/10⁷ ≈ 1 µm.
 inline constexpr double kPenaltyStiffnessPerMass = 1e7;
 
-/// Compiles the scene's joints for `bodies` (the scene's bodies in order). Appends the virtual
-/// links as extra bodies (no geometry, no contact) and records collide_connected = false pairs in
-/// AffineBody::no_contact_with. `chat` is the limits' barrier clamping distance ĉ (m).
-JointModel build_joint_model(const Scene& scene, std::vector<AffineBody>& bodies, double chat);
+/// Emits the model's joints as affine constraint forms for `bodies` (the model's bodies in order).
+/// Appends the virtual links as extra bodies (no geometry, no contact). `chat` is the limits' barrier
+/// clamping distance ĉ (m).
+JointModel build_joint_model(const Model& model, std::vector<AffineBody>& bodies, double chat);
 
 /// World position of a body point in the stacked state q.
 Vec3 body_point_position(const VecX& q, const BodyPoint& point);

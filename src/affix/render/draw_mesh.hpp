@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "affix/geometry/triangle_mesh.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/body_state.hpp"
 
 namespace affix {
 

@@ -13,7 +13,7 @@
 #include "affix/render/image.hpp"
 #include "affix/render/render_scene.hpp"
 #include "affix/render/render_style.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/body_state.hpp"
 
 namespace affix {
 

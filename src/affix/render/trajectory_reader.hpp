@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/body_state.hpp"
 
 namespace affix {
 

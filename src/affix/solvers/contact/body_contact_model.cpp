@@ -30,7 +30,7 @@ BodyPairTerms to_bodies(const ContactStencil& s, const std::vector<AffineBody>& 
   t.b = s.body_b();
   t.value = d.value;
   std::array<Vec3, 4> x_bar;
-  for (int k = 0; k < s.count; ++k) x_bar[k] = bodies[s.v[k].body].mesh.vertices[s.v[k].vertex];
+  for (int k = 0; k < s.count; ++k) x_bar[k] = bodies[s.v[k].body].mesh->vertices[s.v[k].vertex];
   for (int k = 0; k < s.count; ++k) {
     const bool k_on_a = s.v[k].body == t.a;
     (k_on_a ? t.grad_a : t.grad_b) += point_jacobian_transpose_times(x_bar[k], d.gradient.segment<3>(3 * k));
@@ -186,7 +186,7 @@ std::vector<double> BodyContactModel::max_steps(const VecX& q, const VecX& dq) c
     const auto pos = [&](int body, int v) { return x0[body][v]; };
     const auto disp = [&](int body, int v) { return Vec3(x1[body][v] - x0[body][v]); };
     if (c.kind == CandidateKind::vertex_face) {
-      const auto& f = bodies_[c.body_b].mesh.faces[c.prim_b];
+      const auto& f = bodies_[c.body_b].mesh->faces[c.prim_b];
       toi[k] = point_triangle_accd(pos(c.body_a, c.prim_a), pos(c.body_b, f[0]), pos(c.body_b, f[1]),
                                    pos(c.body_b, f[2]), disp(c.body_a, c.prim_a), disp(c.body_b, f[0]),
                                    disp(c.body_b, f[1]), disp(c.body_b, f[2]))

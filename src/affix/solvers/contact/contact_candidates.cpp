@@ -32,7 +32,7 @@ PrimitiveBoxes primitive_boxes(const AffineBody& body, const std::vector<std::ar
     box.extend(boxes.vertices[e[1]]);
     boxes.edges.push_back(box);
   }
-  for (const auto& f : body.mesh.faces) {
+  for (const auto& f : body.mesh->faces) {
     Aabb box = boxes.vertices[f[0]];
     box.extend(boxes.vertices[f[1]]);
     box.extend(boxes.vertices[f[2]]);
@@ -68,14 +68,14 @@ WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const VecX& 
   WorldVertices x(bodies.size());
   tbb::parallel_for(0, static_cast<int>(bodies.size()), [&](int i) {
     const Vec12 qi = q.segment<12>(12 * i);
-    for (const Vec3& x_bar : bodies[i].mesh.vertices) x[i].push_back(world_point(qi, x_bar));
+    for (const Vec3& x_bar : bodies[i].mesh->vertices) x[i].push_back(world_point(qi, x_bar));
   });
   return x;
 }
 
 std::vector<std::vector<std::array<int, 2>>> body_edges(const std::vector<AffineBody>& bodies) {
   std::vector<std::vector<std::array<int, 2>>> edges;
-  for (const AffineBody& b : bodies) edges.push_back(mesh_edges(b.mesh));
+  for (const AffineBody& b : bodies) edges.push_back(mesh_edges(*b.mesh));
   return edges;
 }
 

@@ -27,7 +27,7 @@ ContactStencil point_line(StencilVertex p, StencilVertex e0, StencilVertex e1) {
 
 /// Reduces a vertex–face candidate to its closest feature pair.
 ContactStencil reduce_vertex_face(const AffineBody& fb, const ContactCandidate& c, const WorldVertices& x) {
-  const auto& f = fb.mesh.faces[c.prim_b];
+  const auto& f = fb.mesh->faces[c.prim_b];
   const StencilVertex p = sv(c.body_a, c.prim_a);
   const StencilVertex t[3] = {sv(c.body_b, f[0]), sv(c.body_b, f[1]), sv(c.body_b, f[2])};
   const auto& xb = x[c.body_b];
@@ -61,8 +61,8 @@ ContactStencil reduce_edge_edge(const AffineBody& a, const AffineBody& b,
   const Vec3& xb1 = x[c.body_b][eb[1]];
   const EdgeEdgeDistanceType type = edge_edge_distance_type(xa0, xa1, xb0, xb1);
   // The mollifier's threshold uses rest lengths (Li 2020 §4.3): constant for the run.
-  const auto& ra = a.mesh.vertices;
-  const auto& rb = b.mesh.vertices;
+  const auto& ra = a.mesh->vertices;
+  const auto& rb = b.mesh->vertices;
   const double eps_x = edge_edge_mollifier_threshold(ra[ea[0]], ra[ea[1]], rb[eb[0]], rb[eb[1]]);
   if (type == EdgeEdgeDistanceType::EA_EB || edge_edge_cross_squarednorm(xa0, xa1, xb0, xb1) < eps_x)
     return {StencilForm::edge_edge, 4, {a0, a1, b0, b1}, eps_x, type};

@@ -51,12 +51,12 @@ double IncrementalPotential::body_potential(int i, const Vec12& q, const StepCon
   const AffineBody& body = bodies_[i];
   double P = orthogonality_potential(q, body.stiffness, body.volume) + linear_potential(c.loads[i], q);
   if (in_ground_contact(i)) {
-    for (const Vec3& x_bar : body.mesh.vertices) {
+    for (const Vec3& x_bar : body.mesh->vertices) {
       const double d = ground_distance(q, x_bar, ground_->height);
       if (d < dhat_) P += c.kappa * barrier(d, dhat_);
     }
     for (const auto& f : c.friction[i])
-      P += ground_friction(q, body.mesh.vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps).value;
+      P += ground_friction(q, body.mesh->vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps).value;
   }
   return P;
 }
@@ -106,7 +106,7 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
         orthogonality_potential_hessian(qi, body.stiffness, body.volume).bottomRightCorner<9, 9>());
     if (in_ground_contact(i)) {
       // Barrier and friction stencil Hessians are PSD by construction (see ground_contact.hpp).
-      for (const Vec3& x_bar : body.mesh.vertices) {
+      for (const Vec3& x_bar : body.mesh->vertices) {
         if (ground_distance(qi, x_bar, ground_->height) >= dhat_) continue;
         const GroundStencil s = ground_barrier(qi, x_bar, ground_->height, dhat_, c.kappa);
         g += s.gradient;
@@ -114,7 +114,7 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
       }
       for (const auto& f : c.friction[i]) {
         const GroundStencil s =
-            ground_friction(qi, body.mesh.vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps);
+            ground_friction(qi, body.mesh->vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps);
         g += s.gradient;
         h += s.hessian;
       }
@@ -146,7 +146,7 @@ void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepCo
         c.beta_h2 * (orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i]);
     if (!in_ground_contact(i)) return;
     Vec12 g = Vec12::Zero();
-    for (const Vec3& x_bar : body.mesh.vertices) g += ground_barrier(qi, x_bar, ground_->height, dhat_, 1.0).gradient;
+    for (const Vec3& x_bar : body.mesh->vertices) g += ground_barrier(qi, x_bar, ground_->height, dhat_, 1.0).gradient;
     body_segment(barrier_grad, i) = c.beta_h2 * g;
   });
   contacts_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
@@ -166,8 +166,8 @@ std::vector<std::vector<GroundFrictionContact>> IncrementalPotential::lag_fricti
     const double mu = std::sqrt(body.friction * ground_->friction);
     if (mu == 0.0) return;
     const Vec12 qi = body_segment(q_lag, i);
-    for (int v = 0; v < static_cast<int>(body.mesh.vertices.size()); ++v) {
-      const Vec3& x_bar = body.mesh.vertices[v];
+    for (int v = 0; v < static_cast<int>(body.mesh->vertices.size()); ++v) {
+      const Vec3& x_bar = body.mesh->vertices[v];
       const double d = ground_distance(qi, x_bar, ground_->height);
       if (d >= dhat_) continue;
       const double lambda = -kappa * barrier_first_derivative(d, dhat_);
@@ -185,7 +185,7 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
     if (!in_ground_contact(i) || !active[i]) return;
     const Vec12 qi = body_segment(q, i), qi_end = qi + body_segment(dq, i);
     double alpha = 1.0;
-    for (const Vec3& x_bar : bodies_[i].mesh.vertices) {
+    for (const Vec3& x_bar : bodies_[i].mesh->vertices) {
       alpha = std::min(alpha, point_plane_max_step(ground_distance(qi, x_bar, ground_->height),
                                                    ground_distance(qi_end, x_bar, ground_->height)));
     }
@@ -201,7 +201,7 @@ ContactSummary IncrementalPotential::contact_summary(const VecX& q) const {
   ContactSummary s{std::numeric_limits<double>::infinity(), 0};
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
     if (!in_ground_contact(i)) continue;
-    for (const Vec3& x_bar : bodies_[i].mesh.vertices) {
+    for (const Vec3& x_bar : bodies_[i].mesh->vertices) {
       const double d = ground_distance(body_segment(q, i), x_bar, ground_->height);
       if (d < s.min_distance) s.min_distance = d, s.closest = {i, -1};
       if (d < dhat_) ++s.active;
@@ -222,7 +222,7 @@ double IncrementalPotential::potential_energy(const VecX& q, const std::vector<V
     total += orthogonality_potential(qi, bodies_[i].stiffness, bodies_[i].volume) +
              linear_potential(gravity_loads[i], qi);
     if (!in_ground_contact(i)) continue;
-    for (const Vec3& x_bar : bodies_[i].mesh.vertices)
+    for (const Vec3& x_bar : bodies_[i].mesh->vertices)
       total += kappa * barrier(ground_distance(qi, x_bar, ground_->height), dhat_);
   }
   std::vector<double> pair_energy(bodies_.size(), 0.0);
@@ -244,7 +244,7 @@ BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) 
     const double k_d = std::max(bodies_[i].damping, ground_->damping);
     if (k_d == 0.0) continue;
     const Vec12 qi = body_segment(q, i);
-    for (const Vec3& x_bar : bodies_[i].mesh.vertices)
+    for (const Vec3& x_bar : bodies_[i].mesh->vertices)
       if (ground_distance(qi, x_bar, ground_->height) < dhat_)
         K.diagonal(i) += k_d * ground_barrier(qi, x_bar, ground_->height, dhat_, kappa).hessian;
   }

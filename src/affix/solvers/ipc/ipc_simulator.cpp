@@ -7,7 +7,6 @@
 #include <numeric>
 #include <string>
 
-#include "affix/body/initial_overlap.hpp"
 #include "affix/body/kinematic_motion.hpp"
 #include "affix/energy/generalized_force.hpp"
 #include "affix/energy/ground_contact.hpp"
@@ -22,23 +21,6 @@
 namespace affix {
 namespace {
 
-/// A dynamic body must start strictly above the ground: the barrier is infinite at d ≤ 0.
-void refuse_bodies_below_ground(const Scene& scene, const std::vector<AffineBody>& bodies) {
-  if (!scene.ground) return;
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    if (bodies[i].is_dirichlet()) continue;
-    for (const Vec3& x_bar : bodies[i].mesh.vertices) {
-      const double d = ground_distance(bodies[i].q0, x_bar, scene.ground->height);
-      if (d <= 0.0) {
-        throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) + "].position: body '" +
-                         excerpt(bodies[i].name) + "' starts on or below the ground (a vertex is " +
-                         number_text(-d) + " m below z = " + number_text(scene.ground->height) +
-                         "); expected every vertex above the ground");
-      }
-    }
-  }
-}
-
 /// Closer than this fraction of d̂ at the start, a contact's barrier is so steep (its curvature grows
 /// as d̂²/d²) that the Newton system loses its positive definiteness to round-off; the start also
 /// stores a barrier energy κ·b(d) that would launch the bodies apart.
@@ -46,7 +28,7 @@ constexpr double kMinStartGap = 1e-3;
 
 /// Bodies that may touch, and dynamic bodies and the ground, must start at least kMinStartGap·d̂
 /// apart (those that overlap or sit below the ground are refused before, with their own message).
-void refuse_bodies_too_close(const Scene& scene, const std::vector<AffineBody>& bodies,
+void refuse_bodies_too_close(const Model& scene, const std::vector<AffineBody>& bodies,
                              IncrementalPotential& potential, const VecX& q0) {
   potential.update_contact_candidates(q0, nullptr);
   const ContactSummary s = potential.contact_summary(q0);
@@ -98,23 +80,23 @@ std::vector<int> joint_drivers(const std::vector<AffineBody>& bodies, const Join
 double scene_size(const std::vector<AffineBody>& bodies) {
   Aabb box;
   for (const AffineBody& b : bodies)
-    for (const Vec3& x_bar : b.mesh.vertices) box.extend(world_point(b.q0, x_bar));
+    for (const Vec3& x_bar : b.mesh->vertices) box.extend(world_point(b.q0, x_bar));
   return std::max(box.diagonal().norm(), 1e-6);
 }
 
 }  // namespace
 
-IpcSimulator::IpcSimulator(const Scene& scene)
-    : settings_(scene.settings),
-      forces_(scene.forces),
-      bodies_(build_affine_bodies(scene)),
+IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
+    : model_(std::move(model)),
+      settings_(model_->settings),
+      forces_(model_->forces),
+      bodies_(affine_bodies(*model_)),
       scene_body_count_(static_cast<int>(bodies_.size())),
-      joints_(build_joint_model(scene, bodies_, scene.settings.ipc.dhat)),
-      potential_(bodies_, scene.ground, scene.settings.ipc.dhat, joints_),
+      joints_(build_joint_model(*model_, bodies_, settings_.ipc.dhat)),
+      potential_(bodies_, model_->ground, settings_.ipc.dhat, joints_),
       joint_space_(bodies_, joints_),
       drivers_(joint_drivers(bodies_, joints_)) {
-  refuse_bodies_below_ground(scene, bodies_);
-  refuse_intersecting_bodies(scene, bodies_);
+  const Model& scene = *model_;
   VecX q0(12 * bodies_.size());
   for (std::size_t i = 0; i < bodies_.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies_[i].q0;
   refuse_bodies_too_close(scene, bodies_, potential_, q0);
@@ -344,10 +326,37 @@ std::vector<BodyPose> IpcSimulator::poses() const {
   return out;
 }
 
-std::vector<Vec12> IpcSimulator::velocities() const {
+std::vector<Vec12> IpcSimulator::state_velocities() const {
   std::vector<Vec12> out;
   for (int i = 0; i < scene_body_count_; ++i) out.push_back(history_[i].qdot);
   return out;
+}
+
+std::vector<BodyVelocity> IpcSimulator::velocities() const {
+  std::vector<BodyVelocity> out;
+  for (int i = 0; i < scene_body_count_; ++i) {
+    const Vec12& q = history_[i].q;
+    const Vec12& qdot = history_[i].qdot;
+    BodyVelocity v;
+    v.linear = state_translation(qdot);
+    v.A_dot = state_matrix(qdot);
+    // ω from the skew part of W = Ȧ A⁻¹ (for a rotation, W = [ω]ₓ exactly).
+    const Mat3 W = v.A_dot * state_matrix(q).inverse();
+    v.angular = 0.5 * Vec3(W(2, 1) - W(1, 2), W(0, 2) - W(2, 0), W(1, 0) - W(0, 1));
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<JointRecord> IpcSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }
+
+SolverCapabilities IpcSimulator::capabilities() {
+  SolverCapabilities c;
+  c.ground_contact = c.body_contact = c.friction = c.intersection_free = true;
+  c.prescribed_motion = c.joint_limits = c.bdf2 = c.damping = true;
+  c.joints = {JointType::ball,      JointType::hinge,      JointType::prismatic, JointType::universal,
+              JointType::fixed,     JointType::cone_twist, JointType::distance,  JointType::slider};
+  return c;
 }
 
 }  // namespace affix

@@ -3,6 +3,7 @@
 // bodies and with the ground, lagged friction, and joints (Chen 2022 §4: linear rows eliminated by
 // change of variables, penalties, limit barriers), integrated by implicit Euler or BDF-2 (Chen 2022
 // §3) with semi-implicit Rayleigh damping (Chen 2022 §5) in one Newton barrier solve.
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -11,27 +12,36 @@
 #include "affix/solvers/ipc/newton_solver.hpp"
 #include "affix/solvers/ipc/time_integrator.hpp"
 #include "affix/solvers/linear/sparse_cholesky.hpp"
-#include "affix/solvers/simulator.hpp"
+#include "affix/model/simulator.hpp"
 
 namespace affix {
 
 class IpcSimulator final : public Simulator {
  public:
-  /// Throws InputError if a dynamic body starts on or below the ground or two bodies that may
-  /// collide overlap. Joint rows found linearly dependent are dropped with a warning on stderr.
-  explicit IpcSimulator(const Scene& scene);
+  /// Builds the affine bodies and the joints' affine forms from a compiled model (whose start checks
+  /// have passed). Throws InputError if bodies that may touch start closer than 10⁻³·d̂ (the barrier
+  /// would be too steep to solve). Joint rows found linearly dependent are dropped with a warning on
+  /// stderr.
+  explicit IpcSimulator(std::shared_ptr<const Model> model);
+
+  /// Everything: contact with friction, every joint type with limits, both integrators, damping,
+  /// prescribed motion, and no interpenetration ever (Lan 2022 §4, Chen 2022).
+  static SolverCapabilities capabilities();
 
   const char* name() const override { return "ipc"; }
   StepStats step() override;
   double time() const override { return step_ * settings_.dt; }
   int step_count() const override { return step_; }
   std::vector<BodyPose> poses() const override;
+  std::vector<BodyVelocity> velocities() const override;
+  std::vector<JointRecord> joint_records() const override;
+  std::vector<ContactRecord> contact_records() const override;
 
-  /// The scene's bodies, then the joints' virtual links.
+  /// The model's bodies, then the joints' virtual links.
   const std::vector<AffineBody>& bodies() const { return bodies_; }
   const JointModel& joints() const { return joints_; }
-  /// q̇ of every scene body at the current step (the integrator's velocity).
-  std::vector<Vec12> velocities() const;
+  /// q̇ of every model body at the current step (the integrator's velocity).
+  std::vector<Vec12> state_velocities() const;
 
  private:
   StepConstants step_constants(const VecX& q_start, const std::vector<Prediction>& predictions) const;
@@ -39,6 +49,7 @@ class IpcSimulator final : public Simulator {
   void move_towards_rigid_prediction(VecX& q, const StepConstants& c);
   void check_finite(const VecX& q) const;
 
+  std::shared_ptr<const Model> model_;
   Settings settings_;
   std::vector<ForceDef> forces_;
   std::vector<AffineBody> bodies_;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "affix/body/initial_overlap.hpp"
+#include "affix/model/start_checks.hpp"
 #include "affix/error.hpp"
 #include "support/physics.hpp"
 
@@ -13,15 +13,15 @@ Scene two_boxes(double gap) {
                           0.01);
 }
 
-TEST(InitialOverlap, SeparatedBodiesAreAccepted) {
+TEST(StartChecks, SeparatedBodiesAreAccepted) {
   const Scene scene = two_boxes(1e-3);
-  EXPECT_NO_THROW(refuse_intersecting_bodies(scene, build_affine_bodies(scene)));
+  EXPECT_NO_THROW(compile(scene));
 }
 
-TEST(InitialOverlap, OverlappingBodiesAreRefusedNamingThePair) {
+TEST(StartChecks, OverlappingBodiesAreRefusedNamingThePair) {
   const Scene scene = two_boxes(-0.1);
   try {
-    refuse_intersecting_bodies(scene, build_affine_bodies(scene));
+    compile(scene);
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     const std::string message = e.what();
@@ -31,15 +31,15 @@ TEST(InitialOverlap, OverlappingBodiesAreRefusedNamingThePair) {
   }
 }
 
-TEST(InitialOverlap, PairsThatCannotCollideMayOverlap) {
+TEST(StartChecks, PairsThatCannotCollideMayOverlap) {
   Scene filtered = two_boxes(-0.1);
   filtered.bodies[0].collision = {1, ~2};  // left ignores group 2
   filtered.bodies[1].collision = {2, -1};
-  EXPECT_NO_THROW(refuse_intersecting_bodies(filtered, build_affine_bodies(filtered)));
+  EXPECT_NO_THROW(compile(filtered));
 
   Scene both_fixed = two_boxes(-0.1);
   both_fixed.bodies[0].fixed = both_fixed.bodies[1].fixed = true;
-  EXPECT_NO_THROW(refuse_intersecting_bodies(both_fixed, build_affine_bodies(both_fixed)));
+  EXPECT_NO_THROW(compile(both_fixed));
 }
 
 }  // namespace

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "affix/body/affine_body.hpp"
-#include "affix/body/body_mesh.hpp"
+#include "affix/model/model.hpp"
+#include "affix/model/body_mesh.hpp"
 #include "affix/error.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "scene/scene_files.hpp"
@@ -20,7 +20,7 @@ using test::TempDir;
 std::string build_error(const TempDir& dir, const std::string& text) {
   const auto file = dir.write("scene.json", text);
   try {
-    build_affine_bodies(load_scene(file));
+    compile_bodies(load_scene(file));
   } catch (const InputError& e) {
     const std::string message = e.what();
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
@@ -38,9 +38,9 @@ void expect_build_error(const std::string& text, const std::string& path, const 
   EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' not in: " << message;
 }
 
-std::vector<AffineBody> build(const std::string& text) {
+std::vector<ModelBody> build(const std::string& text) {
   TempDir dir;
-  return build_affine_bodies(load_scene(dir.write("scene.json", text)));
+  return compile_bodies(load_scene(dir.write("scene.json", text)));
 }
 
 std::string body_scene(const std::string& body, const std::string& settings = "{}") {

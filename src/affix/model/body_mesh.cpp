@@ -1,4 +1,4 @@
-#include "affix/body/body_mesh.hpp"
+#include "affix/model/body_mesh.hpp"
 
 #include <new>
 #include <stdexcept>

@@ -1,5 +1,5 @@
-// Scene body → AffineBody: geometry, mass properties, the constant ABD mass matrix, initial state.
-// Everything `affix validate`, `info` and `run` know about a body's mass comes from here, so the
+// Scene body → ModelBody: geometry, mass properties, material, initial state. Everything `affix
+// validate`, `info` and `run` know about a body's mass comes from here, so the
 // checks that a body's derived mass properties are usable live here too: a mass of 1e308 kg or a
 // density of 5e-324 kg/m³ passes every field check and would only fail mid-run.
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <string>
 #include <variant>
 
-#include "affix/body/affine_body.hpp"
-#include "affix/body/body_mesh.hpp"
+#include "affix/model/body_mesh.hpp"
+#include "affix/model/model.hpp"
 #include "affix/error.hpp"
 #include "affix/geometry/mass_properties.hpp"
 #include "affix/math/normalize.hpp"
@@ -46,10 +46,10 @@ std::int64_t primitive_triangles(const Scene& scene) {
   return total;
 }
 
-/// A body the solvers can move: finite, normal, positive mass; finite moments and mass matrix;
+/// A body the solvers can move: finite, normal, positive mass; finite moments about the origin;
 /// positive, well-conditioned principal moments; finite weight. The message names the field that set
 /// the mass: `mass` if given, else `density` (given or its default).
-void check_mass_properties(const BodyDef& def, const AffineBody& body, const MassProperties& props,
+void check_mass_properties(const BodyDef& def, const ModelBody& body, const MassProperties& props,
                            const Scene& scene, std::size_t i) {
   const std::string where = scene.file.string() + ": " + body_path(i);
   if (!(std::isnormal(props.volume) && props.volume > 0.0)) {
@@ -64,11 +64,11 @@ void check_mass_properties(const BodyDef& def, const AffineBody& body, const Mas
   const auto fail = [&](const std::string& expected) {
     throw InputError(where + field + ": expected " + expected + derived);
   };
-  const Mat3 inertia = inertia_tensor(props, body.mass / props.volume);
-  if (auto defect = find_mass_defect(body.mass, inertia)) fail(*defect);
-  // The mass matrix holds moments about the body origin, which can overflow where the central ones
-  // do not (a mesh far from its origin).
-  if (!body.mass_matrix.allFinite()) fail("finite moments of inertia about the body origin");
+  if (auto defect = find_mass_defect(body.mass, body.inertia)) fail(*defect);
+  // The moments about the body origin (an affine body's mass matrix holds them) can overflow where
+  // the central ones do not (a mesh far from its origin).
+  if (!(body.second_moment.allFinite() && body.first_moment.allFinite()))
+    fail("finite moments of inertia about the body origin");
   const double g = scaled_norm(scene.settings.gravity);
   if (!std::isfinite(body.mass * g)) {
     fail("a mass whose weight m·|g| is finite, with |g| = " + num(g) + " m/s^2 (settings.gravity)");
@@ -77,45 +77,32 @@ void check_mass_properties(const BodyDef& def, const AffineBody& body, const Mas
 
 }  // namespace
 
-/// M = ∫ρ JᵀJ dV with J = [I₃ | diag(x̄ᵀ, x̄ᵀ, x̄ᵀ)] (Lan 2022, Eq. 4):
-///   M = [ m I₃            diag(m c̄ᵀ)×3 ]
-///       [ diag(m c̄)×3     diag(S)×3     ]   with m c̄ = ∫ρ x̄, S = ∫ρ x̄ x̄ᵀ.
-/// Constant for the whole run, which is why ABD has no Coriolis terms.
-Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_moment) {
-  Mat12 M = Mat12::Zero();
-  M.topLeftCorner<3, 3>() = mass * Mat3::Identity();
-  for (int i = 0; i < 3; ++i) {
-    M.block<1, 3>(i, 3 + 3 * i) = first_moment.transpose();
-    M.block<3, 1>(3 + 3 * i, i) = first_moment;
-    M.block<3, 3>(3 + 3 * i, 3 + 3 * i) = second_moment;
-  }
-  return M;
-}
-
-std::vector<AffineBody> build_affine_bodies(const Scene& scene) {
-  std::vector<AffineBody> bodies;
+std::vector<ModelBody> compile_bodies(const Scene& scene) {
+  std::vector<ModelBody> bodies;
   bodies.reserve(scene.bodies.size());
   // Primitives are counted before meshing, so nothing huge is allocated; a mesh file once it is read
   // (its own size bounds that), on top of every primitive.
   std::int64_t triangles = primitive_triangles(scene);
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     const BodyDef& def = scene.bodies[i];
-    AffineBody body;
+    ModelBody body;
     body.name = def.name;
-    body.mesh = body_mesh(def.shape, scene.file, body_path(i) + ".shape");
+    auto mesh = std::make_shared<TriangleMesh>(body_mesh(def.shape, scene.file, body_path(i) + ".shape"));
     if (std::holds_alternative<MeshShape>(def.shape)) {
-      const auto own = static_cast<std::int64_t>(body.mesh.faces.size());
+      const auto own = static_cast<std::int64_t>(mesh->faces.size());
       check_triangle_budget(triangles, own, scene, i);
       triangles += own;
     }
 
-    const MassProperties props = mass_properties(body.mesh);
+    const MassProperties props = mass_properties(*mesh);
     body.volume = props.volume;
     const double density = def.mass ? *def.mass / props.volume : def.density;
     body.mass = density * props.volume;
     body.center_of_mass = props.first_moment / props.volume;
+    body.first_moment = density * props.first_moment;
     body.second_moment = density * props.second_moment;
-    body.mass_matrix = abd_mass_matrix(body.mass, density * props.first_moment, body.second_moment);
+    // (a volume check_mass_properties refuses has no inertia tensor)
+    if (std::isnormal(props.volume) && props.volume > 0.0) body.inertia = inertia_tensor(props, density);
     check_mass_properties(def, body, props, scene, i);
 
     body.stiffness = def.stiffness;
@@ -124,12 +111,13 @@ std::vector<AffineBody> build_affine_bodies(const Scene& scene) {
     body.fixed = def.fixed;
     body.kinematic = def.kinematic;
     body.collision = def.collision;
-    for (const Vec3& v : body.mesh.vertices) body.bounding_radius = std::max(body.bounding_radius, v.norm());
+    for (const Vec3& v : mesh->vertices) body.bounding_radius = std::max(body.bounding_radius, v.norm());
+    body.mesh = std::move(mesh);
 
-    const Mat3 R = def.rotation.normalized().toRotationMatrix();
-    body.q0 = affine_state(def.position, R);
-    // Rigid motion: ẋ = v + ω × (x − p), so ṗ = v and Ȧ = [ω]ₓ A.
-    body.qdot0 = affine_state(def.velocity, skew(def.angular_velocity) * R);
+    body.position = def.position;
+    body.rotation = def.rotation.normalized().toRotationMatrix();
+    body.velocity = def.velocity;
+    body.angular_velocity = def.angular_velocity;
     bodies.push_back(std::move(body));
   }
   return bodies;

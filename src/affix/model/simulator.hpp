@@ -1,0 +1,48 @@
+#pragma once
+// The interface every solver back-end implements (STYLE.md practice 3). It lives beside the model,
+// below the solvers, so that the run loop, the writers and the viewers work with any back-end and
+// never include a solver header; solvers/registry.hpp builds one by name.
+#include <string>
+#include <vector>
+
+#include "affix/model/body_state.hpp"
+#include "affix/model/records.hpp"
+#include "affix/model/step_stats.hpp"
+
+namespace affix {
+
+/// What a back-end can simulate. A test of behaviour a solver lacks is skipped with the reason; a scene
+/// that needs it is refused by the solver with an InputError naming the JSON path.
+struct SolverCapabilities {
+  bool ground_contact = false;      ///< bodies against the ground half-space
+  bool body_contact = false;        ///< mesh against mesh
+  bool friction = false;            ///< Coulomb friction in those contacts
+  bool intersection_free = false;   ///< no interpenetration, ever (a guarantee, not a tendency)
+  bool prescribed_motion = false;   ///< fixed and kinematic bodies
+  bool joint_limits = false;        ///< hinge, prismatic, slider, cone-twist and distance limits
+  bool bdf2 = false;                ///< settings.integrator "bdf2"
+  bool damping = false;             ///< Rayleigh damping of contacts and limits
+  std::vector<JointType> joints;    ///< joint types it keeps
+  bool supports(JointType type) const;
+};
+
+class Simulator {
+ public:
+  virtual ~Simulator() = default;
+  virtual const char* name() const = 0;
+  /// Advances one time step. Throws SimulationError when the state diverges or the step cannot be
+  /// solved; its message names the body or bodies (the caller adds the step and its time).
+  virtual StepStats step() = 0;
+  virtual double time() const = 0;
+  virtual int step_count() const = 0;
+  /// Current pose of every model body, in model order.
+  virtual std::vector<BodyPose> poses() const = 0;
+  /// Current world-frame velocity of every model body, in model order.
+  virtual std::vector<BodyVelocity> velocities() const = 0;
+  /// Every model joint's frames as its two bodies carry them now (joint_records() of the poses).
+  virtual std::vector<JointRecord> joint_records() const = 0;
+  /// The contacts the solver acts on now (computed on request; they may cost a broad phase).
+  virtual std::vector<ContactRecord> contact_records() const = 0;
+};
+
+}  // namespace affix

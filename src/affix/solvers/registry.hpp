@@ -1,0 +1,27 @@
+#pragma once
+// The solver back-ends by name: the one place that knows them all (a new back-end adds its name to
+// kSolverNames, its capabilities and its constructor here).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "affix/model/model.hpp"
+#include "affix/model/simulator.hpp"
+
+namespace affix {
+
+/// Names accepted by settings.solver and --solver.
+std::vector<std::string> solver_names();
+
+/// What the named solver can simulate; throws std::invalid_argument for an unknown name.
+SolverCapabilities solver_capabilities(const std::string& name);
+
+/// Builds the solver the model's settings.solver names, from the compiled model (which it keeps).
+/// Throws InputError when the scene uses something the solver cannot do (naming the JSON path), or
+/// fails one of the solver's own start conditions.
+std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model);
+
+/// compile(scene), then the above.
+std::unique_ptr<Simulator> make_simulator(const Scene& scene);
+
+}  // namespace affix
