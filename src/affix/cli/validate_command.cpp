@@ -5,6 +5,7 @@
 #include "affix/cli/exit_codes.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "affix/model/model.hpp"
+#include "affix/solvers/registry.hpp"
 
 namespace affix::cli {
 
@@ -19,8 +20,9 @@ std::string count(std::size_t n, const char* singular, const char* plural) {
 int validate_command(const std::filesystem::path& scene_file) {
   const Scene scene = load_scene(scene_file);
   // Compiling the model runs the checks that need geometry (closed meshes, mass properties, bodies that
-  // start intersecting the ground or each other); no solver is built and no step is taken.
-  compile(scene);
+  // start intersecting the ground or each other); the chosen solver then checks its own start
+  // conditions on the model. No solver is built and no step is taken.
+  check_model(compile(scene));
   std::cout << scene_file.string() << ": ok (" << count(scene.bodies.size(), "body", "bodies") << ", "
             << count(scene.joints.size(), "joint", "joints") << ")\n";
   return kExitOk;

@@ -16,10 +16,23 @@ SolverCapabilities solver_capabilities(const std::string& name) {
   throw std::invalid_argument("no solver named '" + name + "'");
 }
 
+namespace {
+
+[[noreturn]] void unknown_solver(const Model& model) {
+  throw InputError(model.file.string() + ": settings.solver: expected one of: ipc, got '" +
+                   model.settings.solver + "'");
+}
+
+}  // namespace
+
+void check_model(const Model& model) {
+  if (model.settings.solver == "ipc") return IpcSimulator::check_model(model);
+  unknown_solver(model);
+}
+
 std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model) {
   if (model->settings.solver == "ipc") return std::make_unique<IpcSimulator>(std::move(model));
-  throw InputError(model->file.string() + ": settings.solver: expected one of: ipc, got '" +
-                   model->settings.solver + "'");
+  unknown_solver(*model);
 }
 
 std::unique_ptr<Simulator> make_simulator(const Scene& scene) {

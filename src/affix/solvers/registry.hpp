@@ -16,6 +16,10 @@ std::vector<std::string> solver_names();
 /// What the named solver can simulate; throws std::invalid_argument for an unknown name.
 SolverCapabilities solver_capabilities(const std::string& name);
 
+/// The start conditions of the solver the model's settings.solver names, beyond the model's own
+/// (compile's) checks, without building the solver: what `affix validate` adds. Throws InputError.
+void check_model(const Model& model);
+
 /// Builds the solver the model's settings.solver names, from the compiled model (which it keeps).
 /// Throws InputError when the scene uses something the solver cannot do (naming the JSON path), or
 /// fails one of the solver's own start conditions.

@@ -97,9 +97,7 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
       joint_space_(bodies_, joints_),
       drivers_(joint_drivers(bodies_, joints_)) {
   const Model& scene = *model_;
-  VecX q0(12 * bodies_.size());
-  for (std::size_t i = 0; i < bodies_.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies_[i].q0;
-  refuse_bodies_too_close(scene, bodies_, potential_, q0);
+  check_model(scene);
 
   double total_mass = 0.0;
   int dynamic = 0;
@@ -135,6 +133,16 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
   const double beta = settings_.integrator == Integrator::bdf2 ? 4.0 / 9.0 : 1.0;
   newton_options_.kappa_bounds = barrier_stiffness_bounds(
       average_mass_, beta * settings_.dt * settings_.dt, settings_.ipc.dhat);
+}
+
+void IpcSimulator::check_model(const Model& model) {
+  // The scene's bodies alone: joints add no contact (virtual links collide with nothing).
+  const std::vector<AffineBody> bodies = affine_bodies(model);
+  const JointModel no_joints;
+  IncrementalPotential potential(bodies, model.ground, model.settings.ipc.dhat, no_joints);
+  VecX q0(12 * bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies[i].q0;
+  refuse_bodies_too_close(model, bodies, potential, q0);
 }
 
 StepConstants IpcSimulator::step_constants(const VecX& q_start,

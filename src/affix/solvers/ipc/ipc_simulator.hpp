@@ -24,6 +24,10 @@ class IpcSimulator final : public Simulator {
   /// stderr.
   explicit IpcSimulator(std::shared_ptr<const Model> model);
 
+  /// The ipc solver's own start conditions on a compiled model, without building the solver: bodies
+  /// that may touch start at least 10⁻³·d̂ apart, and from the ground. Throws InputError naming the pair.
+  static void check_model(const Model& model);
+
   /// Everything: contact with friction, every joint type with limits, both integrators, damping,
   /// prescribed motion, and no interpenetration ever (Lan 2022 §4, Chen 2022).
   static SolverCapabilities capabilities();
