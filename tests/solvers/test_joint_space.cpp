@@ -8,13 +8,16 @@
 // chains (Chen 2022 Eq. 6: p + A x̄ = p' + A' x̄', three rows per point). Rows on fixed or kinematic
 // bodies move those bodies' terms to the right-hand side (their DOFs are held: H has identity rows and
 // g is zero there). Linearly dependent rows — a second hinge on the same axis, a duplicated joint, a row
-// that is a combination of others — are dropped and named, and the step does not change.
+// that is a combination of others — are dropped and named, and the step does not change. A closed
+// four-bar compiled from a scene (build_joint_model) has dependent rows by geometry; there the reference
+// is the null-space solve on the SVD of C, which needs no independent subset of rows.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
 #include <map>
 #include <random>
 
+#include "affix/model/model.hpp"
 #include "affix/solvers/ipc/joint_space.hpp"
 
 namespace affix {
@@ -304,6 +307,106 @@ TEST(JointSpace, RowsOnPrescribedBodiesOnlyLeaveNothingToSolve) {
 
   add_ball(model, "dynamic", q, 2, 1, Vec3(0.5, 0.5, 0.5));
   EXPECT_FALSE(JointSpace(bodies, model).empty());
+}
+
+/// The constrained step by a route independent of the elimination, valid with dependent rows: the
+/// minimum-norm Δp with C Δp = s − C q (complete orthogonal decomposition) plus the null-space correction
+/// Z (Zᵀ H Z)⁻¹ Zᵀ (−g − H Δp), Z from the SVD of C (rank from its singular values), on the dynamic DOFs.
+/// Reports the numerical rank of C.
+VecX null_space_step(const NewtonSystem& s, const JointModel& model, const std::vector<AffineBody>& bodies,
+                     const VecX& q, int& rank) {
+  std::vector<int> free;
+  for (int d = 0; d < static_cast<int>(q.size()); ++d)
+    if (!bodies[d / 12].is_dirichlet()) free.push_back(d);
+  std::vector<int> index(q.size(), -1);
+  for (int k = 0; k < static_cast<int>(free.size()); ++k) index[free[k]] = k;
+  const int nf = static_cast<int>(free.size()), m = static_cast<int>(model.rows.size());
+  MatX C = MatX::Zero(m, nf), H(nf, nf);
+  VecX r(m), g(nf);
+  for (int i = 0; i < m; ++i) {
+    r[i] = model.rows[i].rhs;
+    for (const auto& [dof, c] : model.rows[i].terms) {
+      r[i] -= c * q[dof];
+      if (index[dof] >= 0) C(i, index[dof]) = c;
+    }
+  }
+  for (int a = 0; a < nf; ++a) {
+    g[a] = s.g[free[a]];
+    for (int b = 0; b < nf; ++b) H(a, b) = s.dense(free[a], free[b]);
+  }
+  const VecX particular = C.completeOrthogonalDecomposition().solve(r);
+  EXPECT_LT((C * particular - r).norm(), 1e-10 * std::max(1.0, r.norm())) << "the rows must be consistent";
+  Eigen::JacobiSVD<MatX> svd(C, Eigen::ComputeFullV);
+  svd.setThreshold(1e-9);
+  rank = static_cast<int>(svd.rank());
+  const MatX Z = svd.matrixV().rightCols(nf - rank);
+  const VecX y = (Z.transpose() * H * Z).ldlt().solve(Z.transpose() * (-g - H * particular));
+  const VecX step = particular + Z * y;
+  VecX dq = VecX::Zero(q.size());
+  for (int a = 0; a < nf; ++a) dq[free[a]] = step[a];
+  return dq;
+}
+
+/// A box whose local z runs from `from` to `to`: a link of a linkage.
+BodyDef link(const std::string& name, const Vec3& from, const Vec3& to) {
+  BodyDef b;
+  b.name = name;
+  b.shape = BoxShape{Vec3(0.03, 0.05, (to - from).norm()), 1};
+  b.position = 0.5 * (from + to);
+  b.rotation = Quat::FromTwoVectors(Vec3::UnitZ(), to - from);
+  return b;
+}
+
+TEST(JointSpace, ClosedFourBarFromTheSceneDropsItsDependentRowsAndStepsLikeTheNullSpaceSolve) {
+  // A planar four-bar hanging from a fixed ground link, every hinge axis y, compiled as the solver
+  // does (compile → affine_bodies → build_joint_model). The loop's fourth hinge repeats, in the
+  // directions the plane fixes already, what the other three imply.
+  const Vec3 A(0, 0, 0), D(0.4, 0, 0), B = A + Vec3(0.1, 0, -0.3), C = D + Vec3(0.05, 0, -0.35);
+  Scene scene;
+  scene.name = "four_bar";
+  scene.file = "four_bar.json";
+  scene.bodies = {link("ground", A, D), link("crank", A, B), link("coupler", B, C), link("rocker", D, C)};
+  scene.bodies[0].fixed = true;
+  const struct {
+    int body1, body2;
+    Vec3 anchor;
+  } hinges[] = {{1, 0, A}, {2, 1, B}, {3, 2, C}, {3, 0, D}};
+  for (const auto& h : hinges) {
+    JointDef j;
+    j.name = "hinge" + std::to_string(scene.joints.size());
+    j.type = JointType::hinge;
+    j.body1 = scene.bodies[h.body1].name;
+    j.body2 = scene.bodies[h.body2].name;
+    j.body1_index = h.body1;
+    j.body2_index = h.body2;
+    j.anchor = h.anchor;
+    j.axis = Vec3::UnitY();
+    scene.joints.push_back(j);
+  }
+  const Model model = compile(scene);
+  std::vector<AffineBody> bodies = affine_bodies(model);
+  const JointModel joints = build_joint_model(model, bodies, 1e-3);
+  ASSERT_EQ(bodies.size(), 4u) << "hinges need no virtual links";
+  VecX q0(48);
+  for (int i = 0; i < 4; ++i) q0.segment<12>(12 * i) = bodies[i].q0;
+  ASSERT_LT(row_residual(joints, q0), 1e-12);
+
+  JointSpace space(bodies, joints);
+  EXPECT_GT(space.redundant_rows(), 0);
+  EXPECT_EQ(space.redundant_joints(), std::vector<std::string>{"hinge3"}) << "the loop's last hinge";
+
+  std::mt19937 rng(15);
+  VecX q = q0;
+  q.tail<36>() += random_vector(rng, 36, 1e-4);  // the links drifted off their hinges; ground fixed
+  space.update_targets(q);
+  const NewtonSystem s = random_newton_system(rng, bodies);
+  int rank = 0;
+  const VecX reference = null_space_step(s, joints, bodies, q, rank);
+  EXPECT_EQ(rank, static_cast<int>(joints.rows.size()) - space.redundant_rows())
+      << "the rows kept are as many as C's rank";
+  const VecX dq = joint_space_step(space, s, q);
+  EXPECT_LT(relative_difference(dq, reference), 1e-8);
+  EXPECT_LT(row_residual(joints, q + dq), 1e-12) << "every row, dropped ones included, holds after the step";
 }
 
 TEST(JointSpace, ToSparseAssemblesBothTriangles) {
