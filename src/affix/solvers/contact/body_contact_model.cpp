@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "affix/ccd/additive_ccd.hpp"
+#include "affix/distance/edge_edge_mollifier.hpp"
 #include "affix/energy/barrier.hpp"
 #include "affix/energy/friction.hpp"
 #include "affix/math/psd_projection.hpp"
@@ -245,6 +246,43 @@ BodyContactModel::Proximity BodyContactModel::min_distance(const VecX& q) const 
     if (d < dhat_) ++p.active;
   }
   return p;
+}
+
+std::vector<ContactRecord> BodyContactModel::contact_records(const VecX& q, double kappa) const {
+  std::vector<ContactRecord> out;
+  const WorldVertices x = world_vertices(bodies_, q);
+  const std::vector<ContactCandidate> candidates = find_contact_candidates(bodies_, edges_, x, nullptr, dhat_);
+  if (candidates.empty()) return out;
+  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates, x, dhat_)) {
+    const Vec12 positions = stencil_positions(s, x);
+    const double d = std::sqrt(stencil_squared_distance_value(s, positions));
+    // Σ w_k x_k = (side a's closest point) − (side b's): the point side (one vertex, or edge a) has
+    // the positive weights, the feature side (or edge b) the negative ones.
+    const std::array<double, 4> w = stencil_closest_point_weights(s, positions);
+    const int split = s.form == StencilForm::edge_edge ? 2 : 1;
+    Vec3 on_a = Vec3::Zero(), on_b = Vec3::Zero();
+    for (int k = 0; k < s.count; ++k) {
+      if (k < split) on_a += w[k] * positions.segment<3>(3 * k);
+      else on_b -= w[k] * positions.segment<3>(3 * k);
+    }
+    double m = 1.0;
+    if (s.form == StencilForm::edge_edge) {
+      m = edge_edge_mollifier(positions.segment<3>(0), positions.segment<3>(3), positions.segment<3>(6),
+                              positions.segment<3>(9), s.mollifier_threshold);
+    }
+    const Vec3 separation = on_a - on_b;  // from b towards a
+    ContactRecord r;
+    const bool a_first = s.body_a() < s.body_b();
+    r.body1 = a_first ? s.body_a() : s.body_b();
+    r.body2 = a_first ? s.body_b() : s.body_a();
+    r.point = 0.5 * (on_a + on_b);
+    const double length = separation.norm();
+    if (length > 0.0) r.normal = (a_first ? 1.0 : -1.0) * separation / length;
+    r.distance = d;
+    r.force = m * s.multiplicity * kappa * -barrier_first_derivative(d, dhat_);
+    out.push_back(r);
+  }
+  return out;
 }
 
 }  // namespace affix

@@ -10,6 +10,7 @@
 // every trial point of the search sees every pair that can come within d̂ along it.
 #include <vector>
 
+#include "affix/model/records.hpp"
 #include "affix/solvers/contact/contact_stencils.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
 
@@ -59,6 +60,14 @@ class BodyContactModel {
   };
   /// Proximity of the current candidates at q.
   Proximity min_distance(const VecX& q) const;
+
+  /// The body–body contacts the barrier acts on at q, one per active stencil, from proximity
+  /// candidates of its own (the candidate set of update_candidates is neither used nor changed).
+  /// body1 < body2; point: midway between the two closest points; normal: unit, from body2's closest
+  /// point to body1's; distance: d = √s of the stencil's sub-distance; force: the normal force of the
+  /// stencil's barrier term, λ = m·k·κ·(−b'(d)) (N) with k its multiplicity and m the parallel-edge
+  /// mollifier (1 unless edge–edge) — the κ·b of the physical potential, without βh².
+  std::vector<ContactRecord> contact_records(const VecX& q, double kappa) const;
 
  private:
   const std::vector<AffineBody>& bodies_;

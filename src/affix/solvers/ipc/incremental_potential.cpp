@@ -256,4 +256,27 @@ BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) 
   return K;
 }
 
+std::vector<ContactRecord> IncrementalPotential::contact_records(const VecX& q, double kappa) const {
+  std::vector<ContactRecord> out;
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+    if (!in_ground_contact(i)) continue;
+    const Vec12 qi = body_segment(q, i);
+    for (const Vec3& x_bar : bodies_[i].mesh->vertices) {
+      const double d = ground_distance(qi, x_bar, ground_->height);
+      if (d >= dhat_) continue;
+      ContactRecord r;
+      r.body1 = i;
+      r.body2 = -1;
+      r.point = world_point(qi, x_bar) - Vec3(0.0, 0.0, 0.5 * d);
+      r.normal = Vec3::UnitZ();
+      r.distance = d;
+      r.force = kappa * -barrier_first_derivative(d, dhat_);
+      out.push_back(r);
+    }
+  }
+  std::vector<ContactRecord> pairs = contacts_.contact_records(q, kappa);
+  out.insert(out.end(), pairs.begin(), pairs.end());
+  return out;
+}
+
 }  // namespace affix

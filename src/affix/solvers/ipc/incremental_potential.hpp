@@ -96,6 +96,12 @@ class IncrementalPotential {
   std::vector<double> max_steps(const VecX& q, const VecX& dq, const BodyMask& active) const;
 
   ContactSummary contact_summary(const VecX& q) const;
+  /// The contacts the potential's barriers act on at q (model/records.hpp), ground first (body by body,
+  /// vertex by vertex), then the body–body stencils (BodyContactModel::contact_records). A vertex of a
+  /// dynamic body within d̂ of the ground: point midway between the vertex and its foot on the ground,
+  /// normal +z, distance d, force λ = κ·(−b'(d)) (N) — the barrier κ·b of the physical potential, whose
+  /// βh² factor belongs to the step's scaling, not to the force. Nothing cached is used or changed.
+  std::vector<ContactRecord> contact_records(const VecX& q, double kappa) const;
   /// The smallest barrier argument: contact distances and limit functions (for the adaptive κ).
   double min_barrier_distance(const VecX& q) const;
 
