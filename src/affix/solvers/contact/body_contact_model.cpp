@@ -11,54 +11,21 @@
 #include "affix/energy/barrier.hpp"
 #include "affix/energy/friction.hpp"
 #include "affix/math/psd_projection.hpp"
+#include "affix/solvers/assembly/stencil_assembly.hpp"
 
 namespace affix {
 namespace {
 
-/// A stencil's contribution in the affine DOFs of its two bodies a = v[0].body and b.
-struct BodyPairTerms {
-  int a = 0, b = 0;
-  double value = 0.0;
-  Vec12 grad_a = Vec12::Zero(), grad_b = Vec12::Zero();
-  Mat12 H_aa = Mat12::Zero(), H_ab = Mat12::Zero(), H_bb = Mat12::Zero();
-};
-
-/// Chain rule from the stencil's stacked vertex positions to the affine DOFs (header comment).
-BodyPairTerms to_bodies(const ContactStencil& s, const std::vector<AffineBody>& bodies,
-                        const StencilDerivatives& d) {
-  BodyPairTerms t;
-  t.a = s.body_a();
-  t.b = s.body_b();
-  t.value = d.value;
-  std::array<Vec3, 4> x_bar;
-  for (int k = 0; k < s.count; ++k) x_bar[k] = bodies[s.v[k].body].mesh->vertices[s.v[k].vertex];
-  for (int k = 0; k < s.count; ++k) {
-    const bool k_on_a = s.v[k].body == t.a;
-    (k_on_a ? t.grad_a : t.grad_b) += point_jacobian_transpose_times(x_bar[k], d.gradient.segment<3>(3 * k));
-    for (int l = 0; l < s.count; ++l) {
-      const Mat12 block = point_jacobian_congruence(x_bar[k], d.hessian.block<3, 3>(3 * k, 3 * l), x_bar[l]);
-      const bool l_on_a = s.v[l].body == t.a;
-      if (k_on_a && l_on_a) t.H_aa += block;
-      else if (!k_on_a && !l_on_a) t.H_bb += block;
-      else if (k_on_a) t.H_ab += block;  // (a, b); its transpose (b, a) is implied
-    }
-  }
-  return t;
-}
-
-void add_gradient(const BodyPairTerms& t, double scale, VecX& gradient) {
-  gradient.segment<12>(12 * t.a) += scale * t.grad_a;
-  gradient.segment<12>(12 * t.b) += scale * t.grad_b;
-}
-
-void add_hessian(const BodyPairTerms& t, double scale, BlockHessian& H) {
-  H.diagonal(t.a) += scale * t.H_aa;
-  H.diagonal(t.b) += scale * t.H_bb;
-  H.add_coupling(t.a, t.b, scale * t.H_ab);
+/// The stencil's points as body points, for the shared chain rule (stencil_assembly.hpp).
+StencilBodyTerms to_bodies(const ContactStencil& s, const std::vector<AffineBody>& bodies,
+                           const StencilDerivatives& d) {
+  std::array<BodyPoint, 4> points;
+  for (int k = 0; k < s.count; ++k) points[k] = {s.v[k].body, bodies[s.v[k].body].mesh->vertices[s.v[k].vertex]};
+  return stencil_to_bodies(points.data(), s.count, d.value, d.gradient, d.hessian);
 }
 
 /// κ b of one barrier stencil on its bodies, its Hessian projected to PSD in vertex space.
-BodyPairTerms projected_barrier(const ContactStencil& s, const std::vector<AffineBody>& bodies,
+StencilBodyTerms projected_barrier(const ContactStencil& s, const std::vector<AffineBody>& bodies,
                                 const WorldVertices& x, double dhat, double kappa) {
   StencilDerivatives d = stencil_barrier(s, stencil_positions(s, x), dhat, kappa);
   d.hessian = project_to_psd<12>(d.hessian);
@@ -142,7 +109,7 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
   const WorldVertices x = world_vertices(bodies_, q);
   const std::vector<ContactStencil> stencils = active_stencils(bodies_, edges_, candidates_, x, dhat_);
   const int n_barrier = static_cast<int>(stencils.size());
-  std::vector<BodyPairTerms> terms(n_barrier + friction.size());
+  std::vector<StencilBodyTerms> terms(n_barrier + friction.size());
   tbb::parallel_for(0, static_cast<int>(terms.size()), [&](int k) {
     if (k < n_barrier) {
       terms[k] = projected_barrier(stencils[k], bodies_, x, dhat_, kappa);
@@ -152,9 +119,9 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
       terms[k] = to_bodies(f.stencil, bodies_, friction_derivatives(f, stencil_positions(f.stencil, x), eps));
     }
   });
-  for (const BodyPairTerms& t : terms) {  // in stencil order: deterministic sums
-    add_gradient(t, beta_h2, gradient);
-    add_hessian(t, beta_h2, H);
+  for (const StencilBodyTerms& t : terms) {  // in stencil order: deterministic sums
+    add_stencil_gradient(t, beta_h2, gradient);
+    add_stencil_hessian(t, beta_h2, H);
   }
 }
 
@@ -164,7 +131,7 @@ void BodyContactModel::add_damping_hessian(const VecX& q, double kappa, BlockHes
   const WorldVertices x = world_vertices(bodies_, q);
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
     const double k_d = std::max(bodies_[s.body_a()].damping, bodies_[s.body_b()].damping);
-    if (k_d != 0.0) add_hessian(projected_barrier(s, bodies_, x, dhat_, kappa), k_d, K);
+    if (k_d != 0.0) add_stencil_hessian(projected_barrier(s, bodies_, x, dhat_, kappa), k_d, K);
   }
 }
 
@@ -172,7 +139,7 @@ void BodyContactModel::add_barrier_gradient(const VecX& q, double beta_h2, VecX&
   if (candidates_.empty()) return;
   const WorldVertices x = world_vertices(bodies_, q);
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
-    add_gradient(to_bodies(s, bodies_, stencil_barrier(s, stencil_positions(s, x), dhat_, 1.0)), beta_h2,
+    add_stencil_gradient(to_bodies(s, bodies_, stencil_barrier(s, stencil_positions(s, x), dhat_, 1.0)), beta_h2,
                  gradient);
   }
 }

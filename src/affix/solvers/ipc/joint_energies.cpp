@@ -5,46 +5,10 @@
 
 #include "affix/ccd/norm_interval_ccd.hpp"
 #include "affix/math/psd_projection.hpp"
+#include "affix/solvers/assembly/stencil_assembly.hpp"
 
 namespace affix {
 namespace {
-
-/// A stencil's gradient and Hessian on the affine DOFs of its (at most two) bodies a and b.
-struct BodyTerms {
-  int a = -1, b = -1;
-  double value = 0.0;
-  Vec12 grad_a = Vec12::Zero(), grad_b = Vec12::Zero();
-  Mat12 H_aa = Mat12::Zero(), H_ab = Mat12::Zero(), H_bb = Mat12::Zero();
-};
-
-/// Chain rule x_k = J(x̄_k) q_{body k} (Chen 2022 Eq. 5) for N points with point-space derivatives.
-template <int N>
-BodyTerms to_bodies(const BodyPoint* points, double value, const Eigen::Matrix<double, 3 * N, 1>& g,
-                    const Eigen::Matrix<double, 3 * N, 3 * N>& H) {
-  BodyTerms t;
-  t.value = value;
-  for (int k = 0; k < N; ++k) {
-    const int body = points[k].body;
-    if (body < 0) continue;
-    if (t.a < 0) t.a = body;
-    else if (body != t.a && t.b < 0) t.b = body;
-  }
-  for (int k = 0; k < N; ++k) {
-    if (points[k].body < 0) continue;
-    const bool k_on_a = points[k].body == t.a;
-    (k_on_a ? t.grad_a : t.grad_b) += point_jacobian_transpose_times(points[k].x_bar, g.template segment<3>(3 * k));
-    for (int l = 0; l < N; ++l) {
-      if (points[l].body < 0) continue;
-      const Mat12 block = point_jacobian_congruence(points[k].x_bar, H.template block<3, 3>(3 * k, 3 * l),
-                                                    points[l].x_bar);
-      const bool l_on_a = points[l].body == t.a;
-      if (k_on_a && l_on_a) t.H_aa += block;
-      else if (!k_on_a && !l_on_a) t.H_bb += block;
-      else if (k_on_a) t.H_ab += block;  // (a, b); its transpose is implied
-    }
-  }
-  return t;
-}
 
 Vec12 penalty_positions(const VecX& q, const JointPenalty& p) {
   Vec12 x = Vec12::Zero();
@@ -56,19 +20,6 @@ Vec6 limit_positions(const VecX& q, const JointLimit& l) {
   Vec6 x;
   x << body_point_position(q, l.a), body_point_position(q, l.b);
   return x;
-}
-
-void add_gradient(const BodyTerms& t, double scale, VecX& gradient) {
-  if (t.a >= 0) gradient.segment<12>(12 * t.a) += scale * t.grad_a;
-  if (t.b >= 0) gradient.segment<12>(12 * t.b) += scale * t.grad_b;
-}
-
-void add_hessian(const BodyTerms& t, double scale, BlockHessian& H) {
-  if (t.a < 0) return;
-  H.diagonal(t.a) += scale * t.H_aa;
-  if (t.b < 0) return;
-  H.diagonal(t.b) += scale * t.H_bb;
-  H.add_coupling(t.a, t.b, scale * t.H_ab);
 }
 
 }  // namespace
@@ -94,17 +45,18 @@ void JointEnergies::add_derivatives(const VecX& q, double kappa, double beta_h2,
                                     BlockHessian& H) const {
   for (const JointPenalty& p : model_.penalties) {
     const StencilDerivatives d = joint_penalty(p.kind, penalty_positions(q, p), p.length, p.stiffness);
-    const BodyTerms t = to_bodies<4>(p.points.data(), d.value, d.gradient, project_to_psd<12>(d.hessian));
-    add_gradient(t, beta_h2, gradient);
-    add_hessian(t, beta_h2, H);
+    const StencilBodyTerms t =
+        stencil_to_bodies(p.points.data(), 4, d.value, d.gradient, project_to_psd<12>(d.hessian));
+    add_stencil_gradient(t, beta_h2, gradient);
+    add_stencil_hessian(t, beta_h2, H);
   }
   for (const JointLimit& l : model_.limits) {
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    const BodyTerms t = to_bodies<2>(points, d.value, d.gradient, project_to_psd<6>(d.hessian));
-    add_gradient(t, beta_h2, gradient);
-    add_hessian(t, beta_h2, H);
+    const StencilBodyTerms t = stencil_to_bodies(points, 2, d.value, d.gradient, project_to_psd<6>(d.hessian));
+    add_stencil_gradient(t, beta_h2, gradient);
+    add_stencil_hessian(t, beta_h2, H);
   }
 }
 
@@ -113,7 +65,8 @@ void JointEnergies::add_barrier_gradient(const VecX& q, double beta_h2, VecX& gr
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, 1.0);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    add_gradient(to_bodies<2>(points, d.value, d.gradient, Mat6::Zero()), beta_h2, gradient);
+    add_stencil_gradient(stencil_to_bodies(points, 2, d.value, d.gradient, Mat6::Zero()), beta_h2,
+                         gradient);
   }
 }
 
@@ -123,7 +76,8 @@ void JointEnergies::add_damping_hessian(const VecX& q, double kappa, BlockHessia
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    add_hessian(to_bodies<2>(points, d.value, Vec6::Zero(), project_to_psd<6>(d.hessian)), l.damping, H);
+    const Mat6 projected = project_to_psd<6>(d.hessian);
+    add_stencil_hessian(stencil_to_bodies(points, 2, d.value, Vec6::Zero(), projected), l.damping, H);
   }
 }
 
