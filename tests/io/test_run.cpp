@@ -1,5 +1,6 @@
 // The run loop (io/run.hpp) against a fake back-end whose state is known in closed form: frames pick
-// the right steps, every step has a stats row, and a failing run keeps what it wrote.
+// the right steps, every step has a stats row, joints.csv and contacts.csv share trajectory.csv's
+// frames, and a failing run keeps what it wrote.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,8 +70,34 @@ class FakeSimulator : public Simulator {
   std::vector<JointRecord> joint_records() const override { return {}; }
   std::vector<ContactRecord> contact_records() const override { return {}; }
 
+ protected:
+  int steps() const { return steps_; }
+
  private:
   int steps_ = 0;
+};
+
+/// The fake with records: one joint whose anchors sit at x = n and x = n + 0.5 after n steps, and n
+/// contacts of body 0 with the ground at x = n (none at frame 0), so that a row tells its step.
+class RecordingSimulator : public FakeSimulator {
+ public:
+  std::vector<JointRecord> joint_records() const override {
+    JointRecord r;
+    r.joint = 0;
+    r.anchor1 = Vec3(steps(), 0, 0);
+    r.anchor2 = Vec3(steps() + 0.5, 0, 0);
+    return {r};
+  }
+  std::vector<ContactRecord> contact_records() const override {
+    std::vector<ContactRecord> records(steps());
+    for (ContactRecord& r : records) {
+      r.body1 = 0;
+      r.point = Vec3(steps(), 0, 0);
+      r.distance = 1e-4;
+      r.force = 9.81;
+    }
+    return records;
+  }
 };
 
 Scene two_body_scene(double dt, double duration, std::optional<double> fps) {
@@ -264,6 +291,85 @@ TEST_F(RunLoopTest, AnEmptyOutputDirectoryIsAnInputErrorAndNothingIsWritten) {
   EXPECT_FALSE(wrote_extra);
   EXPECT_TRUE(fs::is_empty(dir_));
   EXPECT_EQ(simulator.step_count(), 0);
+}
+
+/// two_body_scene with a ball joint from `left` to the world.
+Scene jointed_scene(double dt, double duration, std::optional<double> fps) {
+  Scene scene = two_body_scene(dt, duration, fps);
+  JointDef j;
+  j.name = "pin";
+  j.body1 = "left";
+  j.body2 = "world";
+  j.body1_index = 0;
+  scene.joints.push_back(j);
+  return scene;
+}
+
+/// (frame, time) of every row of a run output CSV, in file order.
+std::vector<std::pair<std::string, std::string>> frame_times(const fs::path& file) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& row : read_rows(file)) out.emplace_back(row[0], row[1]);
+  return out;
+}
+
+TEST_F(RunLoopTest, AJointedRunWritesJointsCsvOnTrajectorysFrames) {
+  RecordingSimulator simulator;
+  const RunResult result = run_simulation(jointed_scene(0.01, 0.1, 30.0), simulator, options_);
+  ASSERT_TRUE(result.completed) << result.error;
+  const auto rows = read_rows(options_.out_dir / "joints.csv");
+  ASSERT_EQ(rows.size(), 4u);  // one joint × frames at 0, 1/30, 2/30, 3/30
+  auto trajectory = frame_times(options_.out_dir / "trajectory.csv");
+  std::erase_if(trajectory, [k = 0](const auto&) mutable { return k++ % 2 == 1; });  // one row per frame
+  EXPECT_EQ(frame_times(options_.out_dir / "joints.csv"), trajectory);
+  const int expected_step[] = {0, 3, 6, 10};
+  for (int k = 0; k < 4; ++k) {
+    ASSERT_EQ(rows[k].size(), 18u);
+    EXPECT_EQ(rows[k][2], "pin");
+    EXPECT_EQ(rows[k][3], "left");
+    EXPECT_EQ(rows[k][4], "world");
+    EXPECT_EQ(std::stod(rows[k][5]), expected_step[k]) << "frame " << k << " shows the step trajectory.csv does";
+    EXPECT_EQ(std::stod(rows[k][17]), 0.5) << "error: the gap between the anchors";
+  }
+  EXPECT_FALSE(fs::exists(options_.out_dir / "contacts.csv")) << "not asked for";
+}
+
+TEST_F(RunLoopTest, ARunWithoutJointsWritesNoJointsCsv) {
+  RecordingSimulator simulator;
+  ASSERT_TRUE(run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_).completed);
+  EXPECT_FALSE(fs::exists(options_.out_dir / "joints.csv"));
+  EXPECT_FALSE(fs::exists(options_.out_dir / "contacts.csv"));
+}
+
+TEST_F(RunLoopTest, ContactsAskedForAreWrittenOnTrajectorysFrames) {
+  RecordingSimulator simulator;
+  options_.contacts = true;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, 30.0), simulator, options_);
+  ASSERT_TRUE(result.completed) << result.error;
+  const auto rows = read_rows(options_.out_dir / "contacts.csv");
+  // Frames at steps 0, 3, 6, 10 hold 0, 3, 6 and 10 contacts.
+  ASSERT_EQ(rows.size(), 19u);
+  const auto trajectory = read_rows(options_.out_dir / "trajectory.csv");
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 12u);
+    const int frame = std::stoi(row[0]);
+    ASSERT_TRUE(frame >= 1 && frame <= 3) << "frame 0 has no contacts";
+    EXPECT_EQ(row[1], trajectory[2 * frame][1]) << "the same time as trajectory.csv's frame";
+    EXPECT_EQ(row[4], trajectory[2 * frame][3]) << "the same state as trajectory.csv's frame";
+    EXPECT_EQ(row[2], "left");
+    EXPECT_EQ(row[3], "ground");
+    EXPECT_EQ(row[9], "1");  // nz
+  }
+  EXPECT_FALSE(fs::exists(options_.out_dir / "joints.csv"));
+}
+
+TEST_F(RunLoopTest, AFailedRunKeepsTheRecordsOfEveryFrameWritten) {
+  RecordingSimulator simulator;
+  simulator.fail_at = 4;
+  options_.contacts = true;
+  const RunResult result = run_simulation(jointed_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_EQ(read_rows(options_.out_dir / "joints.csv").size(), 4u);          // frames 0..3
+  EXPECT_EQ(read_rows(options_.out_dir / "contacts.csv").size(), 0u + 1 + 2 + 3);
 }
 
 class InterruptTest : public RunLoopTest, public testing::WithParamInterface<int> {};

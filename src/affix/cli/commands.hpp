@@ -18,6 +18,7 @@ struct RunArgs {
   std::optional<std::filesystem::path> out_dir;  ///< absent: out/<scene name>, relative to the cwd
   SettingsOverrides overrides;
   bool quiet = false;
+  bool contacts = false;  ///< --contacts: write contacts.csv
 };
 
 /// `affix run`: simulates the scene, writes the run output (DESIGN §4), prints where it went and a

@@ -39,6 +39,8 @@ void add_run(CLI::App& app, RunArgs& args) {
   run->add_option("--solver", args.overrides.solver, "Solver, replacing settings.solver");
   run->add_option("--dt", args.overrides.dt, "Time step in s, replacing settings.dt");
   run->add_option("--duration", args.overrides.duration, "Simulated time in s, replacing settings.duration");
+  run->add_flag("--contacts", args.contacts,
+                "Also write contacts.csv: each output frame's contacts (point, normal, gap, force)");
   run->add_flag("--quiet,-q", args.quiet, "No progress line");
 }
 

@@ -26,7 +26,7 @@ std::string brief(double value) {
 void print_report(std::ostream& out, const RunResult& r) {
   // Only the files that are there: a run that could not create one must not claim it.
   std::string written;
-  for (const char* name : {"trajectory.csv", "stats.csv", "summary.json"}) {
+  for (const char* name : {"trajectory.csv", "stats.csv", "joints.csv", "contacts.csv", "summary.json"}) {
     if (!std::filesystem::is_regular_file(r.out_dir / name)) continue;
     written += (written.empty() ? "" : ", ") + std::string(name);
   }
@@ -57,6 +57,7 @@ int run_command(const RunArgs& args) {
   RunOptions options;
   options.out_dir = args.out_dir.value_or(std::filesystem::path("out") / scene.name);
   options.quiet = args.quiet;
+  options.contacts = args.contacts;
 
   const RunResult result = run_scene(scene, options);
   print_report(std::cout, result);

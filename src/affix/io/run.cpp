@@ -18,8 +18,10 @@
 #include <vector>
 
 #include "affix/error.hpp"
+#include "affix/io/contacts_writer.hpp"
 #include "affix/io/frame_schedule.hpp"
 #include "affix/io/interrupt.hpp"
+#include "affix/io/joints_writer.hpp"
 #include "affix/io/number_format.hpp"
 #include "affix/io/pose_check.hpp"
 #include "affix/io/progress.hpp"
@@ -113,6 +115,8 @@ class RunLoop {
       : simulator_(simulator),
         out_dir_(options.out_dir),
         names_(body_names(scene)),
+        joints_(scene.joints),
+        write_contacts_(options.contacts),
         schedule_(scene.settings.dt, scene.settings.duration, scene.settings.output_fps),
         progress_(ProgressLine::for_stderr(schedule_.steps(), options.quiet)) {
     result_.scene = scene.name;
@@ -128,6 +132,8 @@ class RunLoop {
       if (before_first_step) before_first_step(out_dir_);
       trajectory_.emplace(out_dir_ / "trajectory.csv", names_);
       stats_.emplace(out_dir_ / "stats.csv");
+      if (!joints_.empty()) joint_writer_.emplace(out_dir_ / "joints.csv", joints_);
+      if (write_contacts_) contact_writer_.emplace(out_dir_ / "contacts.csv", names_);
       write_due_frames(0, simulator_.poses());
       for (int n = 1; n <= schedule_.steps() && !interrupted(); ++n) advance(n);
       result_.completed = result_.error.empty();
@@ -202,19 +208,35 @@ class RunLoop {
     return stats;
   }
 
-  /// Writes every frame whose state is the one after step n (usually none or one).
+  /// Writes every frame whose state is the one after step n (usually none or one), to trajectory.csv
+  /// and to the record files that are open; the records are asked for once, only when a frame is due.
   void write_due_frames(int n, const std::vector<BodyPose>& poses) {
+    std::vector<JointRecord> joints;
+    std::vector<ContactRecord> contacts;
+    bool recorded = false;
     for (; next_frame_ < schedule_.frames() && schedule_.step_of_frame(next_frame_) == n; ++next_frame_) {
-      trajectory_->write_frame(next_frame_, schedule_.step_time(n), poses);
+      if (!recorded) {
+        if (joint_writer_) joints = simulator_.joint_records();
+        if (contact_writer_) contacts = simulator_.contact_records();
+        recorded = true;
+      }
+      const double time = schedule_.step_time(n);
+      trajectory_->write_frame(next_frame_, time, poses);
+      if (joint_writer_) joint_writer_->write_frame(next_frame_, time, joints);
+      if (contact_writer_) contact_writer_->write_frame(next_frame_, time, contacts);
     }
   }
 
   Simulator& simulator_;
   fs::path out_dir_;
   std::vector<std::string> names_;
+  std::vector<JointDef> joints_;
+  bool write_contacts_ = false;
   FrameSchedule schedule_;
   std::optional<TrajectoryWriter> trajectory_;  // opened inside run(): a failure there is reported
   std::optional<StatsWriter> stats_;
+  std::optional<JointsWriter> joint_writer_;      // a scene with joints
+  std::optional<ContactsWriter> contact_writer_;  // --contacts
   ProgressLine progress_;
   StepTally tally_;
   RunResult result_;

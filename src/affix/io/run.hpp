@@ -1,5 +1,6 @@
 #pragma once
-// The run loop: a scene in, the files of DESIGN §4 out (trajectory.csv, stats.csv, summary.json).
+// The run loop: a scene in, the files of DESIGN §4 out (trajectory.csv, stats.csv, summary.json, and
+// joints.csv for a scene with joints, contacts.csv when asked for).
 //
 // The output never lies about what it holds:
 //   - before anything is written, the files of the output contract left in the directory by an
@@ -24,6 +25,7 @@ namespace affix {
 struct RunOptions {
   std::filesystem::path out_dir;  ///< created if missing; the contract's files in it are replaced
   bool quiet = false;             ///< no progress line (there is none anyway when stderr is no tty)
+  bool contacts = false;          ///< write contacts.csv (`affix run --contacts`)
 };
 
 /// The result of a run is its summary: completed, error, steps, wall_s and the rest (summary.hpp).
@@ -39,7 +41,9 @@ inline constexpr const char* kRunOutputFiles[] = {"trajectory.csv", "stats.csv",
 /// (see above), calls `before_first_step(out_dir)` if given (extra files such as meshes.json; an
 /// OutputError there ends the run like any write error), writes frame 0, steps N times writing every
 /// step's statistics and the frames the schedule asks for (frame_schedule.hpp), and writes
-/// summary.json at the end. Each step's `step`, `time` (n·dt) and `wall_ms` (timed around step()) are
+/// summary.json at the end. Each frame goes to trajectory.csv, to joints.csv when the scene has joints
+/// (the simulator's joint_records()), and to contacts.csv when options.contacts (its
+/// contact_records()), all with the same frame number and time. Each step's `step`, `time` (n·dt) and `wall_ms` (timed around step()) are
 /// set by the loop, whatever the back-end reported, and so is the step context of every error.
 /// Throws InputError when the output directory is empty, cannot be created or cleared, and
 /// OutputError when even summary.json cannot be written.
