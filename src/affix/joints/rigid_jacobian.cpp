@@ -1,0 +1,148 @@
+#include "affix/joints/rigid_jacobian.hpp"
+
+#include <cassert>
+
+namespace affix {
+namespace {
+
+/// One side of the joint at the current state: the frame origin x, its lever r = x − c, the frame axes
+/// in world coordinates; `moves` is false for the world.
+struct Side {
+  Vec3 x = Vec3::Zero(), r = Vec3::Zero();
+  Mat3 axes = Mat3::Identity();
+  bool moves = false;
+};
+
+Side side(int body, const JointFrame& frame, const RigidPose& pose) {
+  if (body < 0) return {frame.origin, Vec3::Zero(), frame.axes, false};
+  const Vec3 r = pose.R * frame.origin;
+  return {pose.c + r, r, pose.R * frame.axes, true};
+}
+
+/// Appends the parts of the header comment, one row each.
+class Rows {
+ public:
+  Rows(int count, const Side& s1, const Side& s2) : s1_(s1), s2_(s2) {
+    out_.value.resize(count);
+    out_.J1.resize(count, 6);
+    out_.J2.resize(s2.moves ? count : 0, 6);
+  }
+
+  void point(const Vec3& e) { add(e.dot(d()), e, s1_.r.cross(e), -e, -s2_.r.cross(e)); }
+
+  void dot1(const Vec3& a1, const Vec3& u2) {
+    const Vec3 n = a1.cross(u2);
+    add(a1.dot(u2), Vec3::Zero(), n, Vec3::Zero(), -n);
+  }
+
+  void dot2(const Vec3& u2) { add(d().dot(u2), u2, s1_.r.cross(u2), -u2, u2.cross(s2_.r + d())); }
+
+  void length(double L) {
+    const Vec3 n = d().normalized();
+    add(d().norm() - L, n, s1_.r.cross(n), -n, -s2_.r.cross(n));
+  }
+
+  RigidRows finish() {
+    assert(row_ == out_.value.size());
+    return out_;
+  }
+
+ private:
+  Vec3 d() const { return s1_.x - s2_.x; }
+
+  void add(double value, const Vec3& v1, const Vec3& w1, const Vec3& v2, const Vec3& w2) {
+    out_.value[row_] = value;
+    out_.J1.row(row_) << v1.transpose(), w1.transpose();
+    if (s2_.moves) out_.J2.row(row_) << v2.transpose(), w2.transpose();
+    ++row_;
+  }
+
+  const Side &s1_, &s2_;
+  RigidRows out_;
+  int row_ = 0;
+};
+
+}  // namespace
+
+RigidPose initial_rigid_pose(const ModelBody& body) {
+  return {body.position + body.rotation * body.center_of_mass, body.rotation};
+}
+
+int rigid_row_count(const JointDef& def) {
+  switch (def.type) {
+    case JointType::ball:
+    case JointType::cone_twist: return 3;
+    case JointType::hinge: return 5;
+    case JointType::universal: return 4;
+    case JointType::fixed: return 6;
+    case JointType::prismatic: return 5;
+    case JointType::slider: return def.normal ? 1 : 2;
+    case JointType::distance: return !def.length && (def.min_length || def.max_length) ? 0 : 1;
+  }
+  return 0;
+}
+
+RigidJoint rigid_joint(const ModelJoint& joint, const std::vector<ModelBody>& bodies) {
+  RigidJoint out;
+  out.type = joint.def.type;
+  out.body1 = joint.body1;
+  out.body2 = joint.body2;
+  out.frame1 = joint.frame1;
+  out.frame2 = joint.frame2;
+  if (joint.body1 >= 0) out.frame1.origin -= bodies[joint.body1].center_of_mass;
+  if (joint.body2 >= 0) out.frame2.origin -= bodies[joint.body2].center_of_mass;
+  out.length = joint.def.length.value_or((joint.def.anchor1 - joint.def.anchor2).norm());
+  out.count = rigid_row_count(joint.def);
+  return out;
+}
+
+RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const RigidPose& pose2) {
+  assert(joint.body1 >= 0);
+  const Side s1 = side(joint.body1, joint.frame1, pose1), s2 = side(joint.body2, joint.frame2, pose2);
+  const Vec3 x1 = s1.axes.col(0), y1 = s1.axes.col(1);
+  const Vec3 x2 = s2.axes.col(0), y2 = s2.axes.col(1), z2 = s2.axes.col(2);
+  Rows rows(joint.count, s1, s2);
+  const auto points = [&] {
+    for (int k = 0; k < 3; ++k) rows.point(Vec3::Unit(k));
+  };
+  switch (joint.type) {
+    case JointType::ball:
+    case JointType::cone_twist: points(); break;
+    case JointType::hinge:
+      points();
+      rows.dot1(x1, y2);
+      rows.dot1(x1, z2);
+      break;
+    case JointType::universal:
+      points();
+      rows.dot1(x1, y2);
+      break;
+    case JointType::fixed:
+      points();
+      rows.dot1(x1, y2);
+      rows.dot1(x1, z2);
+      rows.dot1(y1, z2);
+      break;
+    case JointType::prismatic:
+      rows.dot2(y2);
+      rows.dot2(z2);
+      rows.dot1(x1, y2);
+      rows.dot1(x1, z2);
+      rows.dot1(y1, z2);
+      break;
+    case JointType::slider:
+      if (joint.count == 1) {
+        rows.dot2(x2);
+      } else {
+        rows.dot2(y2);
+        rows.dot2(z2);
+      }
+      break;
+    case JointType::distance:
+      if (joint.count == 1) rows.length(joint.length);
+      break;
+  }
+  return rows.finish();
+}
+
+}  // namespace affix
