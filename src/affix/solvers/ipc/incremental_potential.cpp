@@ -6,10 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "affix/ccd/point_plane_ccd.hpp"
-#include "affix/energy/barrier.hpp"
 #include "affix/energy/generalized_force.hpp"
-#include "affix/energy/ground_contact.hpp"
 #include "affix/energy/inertia.hpp"
 #include "affix/energy/orthogonality_potential.hpp"
 #include "affix/math/psd_projection.hpp"
@@ -27,8 +24,8 @@ IncrementalPotential::IncrementalPotential(const std::vector<AffineBody>& bodies
                                            const std::optional<Ground>& ground, double dhat,
                                            const JointModel& joints)
     : bodies_(bodies),
-      ground_(ground),
       dhat_(dhat),
+      ground_contacts_(bodies, ground, dhat),
       contacts_(bodies, dhat),
       joints_(bodies, joints, dhat),
       joint_pairs_(joints.body_pairs) {}
@@ -42,22 +39,11 @@ std::vector<std::array<int, 2>> IncrementalPotential::coupled_body_pairs() const
   return pairs;
 }
 
-bool IncrementalPotential::in_ground_contact(int i) const {
-  return ground_.has_value() && !bodies_[i].is_dirichlet();
-}
-
 // Pₒ − fᵀq + κ Σ b + Σ D for one body, without the βh² factor.
 double IncrementalPotential::body_potential(int i, const Vec12& q, const StepConstants& c) const {
   const AffineBody& body = bodies_[i];
   double P = orthogonality_potential(q, body.stiffness, body.volume) + linear_potential(c.loads[i], q);
-  if (in_ground_contact(i)) {
-    for (const Vec3& x_bar : body.mesh->vertices) {
-      const double d = ground_distance(q, x_bar, ground_->height);
-      if (d < dhat_) P += c.kappa * barrier(d, dhat_);
-    }
-    for (const auto& f : c.friction[i])
-      P += ground_friction(q, body.mesh->vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps).value;
-  }
+  if (ground_contacts_.acts_on(i)) ground_contacts_.add_energy(i, q, c.kappa, c.friction[i], c.friction_eps, P);
   return P;
 }
 
@@ -104,21 +90,8 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
     Mat12 h = Mat12::Zero();
     h.bottomRightCorner<9, 9>() = project_to_psd<9>(
         orthogonality_potential_hessian(qi, body.stiffness, body.volume).bottomRightCorner<9, 9>());
-    if (in_ground_contact(i)) {
-      // Barrier and friction stencil Hessians are PSD by construction (see ground_contact.hpp).
-      for (const Vec3& x_bar : body.mesh->vertices) {
-        if (ground_distance(qi, x_bar, ground_->height) >= dhat_) continue;
-        const GroundStencil s = ground_barrier(qi, x_bar, ground_->height, dhat_, c.kappa);
-        g += s.gradient;
-        h += s.hessian;
-      }
-      for (const auto& f : c.friction[i]) {
-        const GroundStencil s =
-            ground_friction(qi, body.mesh->vertices[f.vertex], f.x_start, f.mu_lambda, c.friction_eps);
-        g += s.gradient;
-        h += s.hessian;
-      }
-    }
+    if (ground_contacts_.acts_on(i))
+      ground_contacts_.add_derivatives(i, qi, c.kappa, c.friction[i], c.friction_eps, g, h);
     body_segment(gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
     H.diagonal(i) = body.mass_matrix + c.beta_h2 * h;
   });
@@ -144,10 +117,8 @@ void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepCo
     body_segment(rest_grad, i) =
         inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) +
         c.beta_h2 * (orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i]);
-    if (!in_ground_contact(i)) return;
-    Vec12 g = Vec12::Zero();
-    for (const Vec3& x_bar : body.mesh->vertices) g += ground_barrier(qi, x_bar, ground_->height, dhat_, 1.0).gradient;
-    body_segment(barrier_grad, i) = c.beta_h2 * g;
+    if (!ground_contacts_.acts_on(i)) return;
+    body_segment(barrier_grad, i) = c.beta_h2 * ground_contacts_.barrier_gradient(i, qi);
   });
   contacts_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
   joints_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
@@ -160,19 +131,8 @@ std::vector<std::vector<GroundFrictionContact>> IncrementalPotential::lag_fricti
   const int n = static_cast<int>(bodies_.size());
   std::vector<std::vector<GroundFrictionContact>> contacts(n);
   tbb::parallel_for(0, n, [&](int i) {
-    if (!in_ground_contact(i)) return;
-    const AffineBody& body = bodies_[i];
-    // Friction coefficient of a pair: geometric mean of the two (DESIGN §3).
-    const double mu = std::sqrt(body.friction * ground_->friction);
-    if (mu == 0.0) return;
-    const Vec12 qi = body_segment(q_lag, i);
-    for (int v = 0; v < static_cast<int>(body.mesh->vertices.size()); ++v) {
-      const Vec3& x_bar = body.mesh->vertices[v];
-      const double d = ground_distance(qi, x_bar, ground_->height);
-      if (d >= dhat_) continue;
-      const double lambda = -kappa * barrier_first_derivative(d, dhat_);
-      contacts[i].push_back({v, mu * lambda, world_point(body_segment(q_start, i), x_bar)});
-    }
+    if (ground_contacts_.acts_on(i))
+      contacts[i] = ground_contacts_.lag_friction(i, body_segment(q_lag, i), body_segment(q_start, i), kappa);
   });
   return contacts;
 }
@@ -182,14 +142,9 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
   const int n = static_cast<int>(bodies_.size());
   std::vector<double> per_body(n, 1.0);
   tbb::parallel_for(0, n, [&](int i) {
-    if (!in_ground_contact(i) || !active[i]) return;
-    const Vec12 qi = body_segment(q, i), qi_end = qi + body_segment(dq, i);
-    double alpha = 1.0;
-    for (const Vec3& x_bar : bodies_[i].mesh->vertices) {
-      alpha = std::min(alpha, point_plane_max_step(ground_distance(qi, x_bar, ground_->height),
-                                                   ground_distance(qi_end, x_bar, ground_->height)));
-    }
-    per_body[i] = alpha;
+    if (!ground_contacts_.acts_on(i) || !active[i]) return;
+    const Vec12 qi = body_segment(q, i);
+    per_body[i] = ground_contacts_.max_step(i, qi, qi + body_segment(dq, i));
   });
   const std::vector<double> pairs = contacts_.max_steps(q, dq);
   const std::vector<double> limits = joints_.max_steps(q, dq);
@@ -200,12 +155,10 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
 ContactSummary IncrementalPotential::contact_summary(const VecX& q) const {
   ContactSummary s{std::numeric_limits<double>::infinity(), 0};
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
-    if (!in_ground_contact(i)) continue;
-    for (const Vec3& x_bar : bodies_[i].mesh->vertices) {
-      const double d = ground_distance(body_segment(q, i), x_bar, ground_->height);
-      if (d < s.min_distance) s.min_distance = d, s.closest = {i, -1};
-      if (d < dhat_) ++s.active;
-    }
+    if (!ground_contacts_.acts_on(i)) continue;
+    const GroundContactModel::Proximity p = ground_contacts_.proximity(i, body_segment(q, i));
+    if (p.min_distance < s.min_distance) s.min_distance = p.min_distance, s.closest = {i, -1};
+    s.active += p.active;
   }
   const BodyContactModel::Proximity pairs = contacts_.min_distance(q);
   if (pairs.min_distance < s.min_distance) s.min_distance = pairs.min_distance, s.closest = pairs.closest;
@@ -221,9 +174,7 @@ double IncrementalPotential::potential_energy(const VecX& q, const std::vector<V
     const Vec12 qi = body_segment(q, i);
     total += orthogonality_potential(qi, bodies_[i].stiffness, bodies_[i].volume) +
              linear_potential(gravity_loads[i], qi);
-    if (!in_ground_contact(i)) continue;
-    for (const Vec3& x_bar : bodies_[i].mesh->vertices)
-      total += kappa * barrier(ground_distance(qi, x_bar, ground_->height), dhat_);
+    if (ground_contacts_.acts_on(i)) ground_contacts_.add_barrier_energy(i, qi, kappa, total);
   }
   std::vector<double> pair_energy(bodies_.size(), 0.0);
   contacts_.add_energies(q, kappa, 1.0, {}, 0.0, BodyMask(bodies_.size(), 1), pair_energy);
@@ -240,13 +191,7 @@ BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) 
   BlockHessian K;
   K.reset(n);
   for (int i = 0; i < n; ++i) {
-    if (!in_ground_contact(i)) continue;
-    const double k_d = std::max(bodies_[i].damping, ground_->damping);
-    if (k_d == 0.0) continue;
-    const Vec12 qi = body_segment(q, i);
-    for (const Vec3& x_bar : bodies_[i].mesh->vertices)
-      if (ground_distance(qi, x_bar, ground_->height) < dhat_)
-        K.diagonal(i) += k_d * ground_barrier(qi, x_bar, ground_->height, dhat_, kappa).hessian;
+    if (ground_contacts_.acts_on(i)) K.diagonal(i) += ground_contacts_.damping_hessian(i, body_segment(q, i), kappa);
   }
   contacts_.add_damping_hessian(q, kappa, K);
   joints_.add_damping_hessian(q, kappa, K);
@@ -259,20 +204,7 @@ BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) 
 std::vector<ContactRecord> IncrementalPotential::contact_records(const VecX& q, double kappa) const {
   std::vector<ContactRecord> out;
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
-    if (!in_ground_contact(i)) continue;
-    const Vec12 qi = body_segment(q, i);
-    for (const Vec3& x_bar : bodies_[i].mesh->vertices) {
-      const double d = ground_distance(qi, x_bar, ground_->height);
-      if (d >= dhat_) continue;
-      ContactRecord r;
-      r.body1 = i;
-      r.body2 = -1;
-      r.point = world_point(qi, x_bar) - Vec3(0.0, 0.0, 0.5 * d);
-      r.normal = Vec3::UnitZ();
-      r.distance = d;
-      r.force = kappa * -barrier_first_derivative(d, dhat_);
-      out.push_back(r);
-    }
+    if (ground_contacts_.acts_on(i)) ground_contacts_.add_contact_records(i, body_segment(q, i), kappa, out);
   }
   std::vector<ContactRecord> pairs = contacts_.contact_records(q, kappa);
   out.insert(out.end(), pairs.begin(), pairs.end());

@@ -21,17 +21,11 @@
 #include "affix/joints/joint_model.hpp"
 #include "affix/scene/scene.hpp"
 #include "affix/solvers/contact/body_contact_model.hpp"
+#include "affix/solvers/contact/ground_contact_model.hpp"
 #include "affix/solvers/ipc/joint_energies.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
 
 namespace affix {
-
-/// A vertex in contact with the ground at the last friction lag update.
-struct GroundFrictionContact {
-  int vertex = 0;
-  double mu_lambda = 0.0;  ///< μ·λ, λ the normal force (N) at the lag point
-  Vec3 x_start;            ///< world position at the start of the step
-};
 
 /// What stays constant while one step is solved.
 struct StepConstants {
@@ -115,12 +109,11 @@ class IncrementalPotential {
   double potential_energy(const VecX& q, const std::vector<Vec12>& gravity_loads, double kappa) const;
 
  private:
-  bool in_ground_contact(int body) const;
   double body_potential(int i, const Vec12& q, const StepConstants& c) const;
 
   const std::vector<AffineBody>& bodies_;
-  std::optional<Ground> ground_;
   double dhat_;
+  GroundContactModel ground_contacts_;
   BodyContactModel contacts_;
   JointEnergies joints_;
   std::vector<std::array<int, 2>> joint_pairs_;
