@@ -5,7 +5,6 @@
 
 #include <Eigen/LU>
 #include <algorithm>
-#include <chrono>
 #include <random>
 
 #include "affix/joints/basis_extension.hpp"
@@ -320,17 +319,15 @@ TEST(BasisExtension, ShortChainHasAFullRankFreeBasis) {
   EXPECT_LE((C * rest_state(origin) - s).cwiseAbs().maxCoeff(), 1e-12);
 }
 
-TEST(BasisExtension, HundredLinkChainBuildsQuicklyAndStaysSparse) {
+// Speed is the benchmarks' business (DESIGN §6): no wall-clock bound here, only the structure that
+// makes the build fast — sparse rows, no fill beyond the joints.
+TEST(BasisExtension, HundredLinkChainStaysSparse) {
   std::vector<Vec3> origin;
   VecX s;
   const auto rows = chain_rows(100, origin, s);  // n = 1200
   const int n = 12 * 100;
   ASSERT_EQ(rows.size(), 300u);
-  const auto start = std::chrono::steady_clock::now();
   const BasisExtension basis(n, rows);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  RecordProperty("build_seconds", std::to_string(seconds));
-  EXPECT_LT(seconds, 1.0);
   EXPECT_EQ(basis.constraint_count(), 300);
   EXPECT_TRUE(basis.dropped_rows().empty());
 
