@@ -14,11 +14,15 @@
 
 namespace affix {
 
-namespace {
+void RayleighDampingTerm::add_energies(const VecX& q, const StepConstants& c, const std::vector<char>& include,
+                                       std::vector<double>& per_body) const {
+  RayleighDamping{c.damping, c.damping_gamma, c.damping_offset}.add_energies(q, c.beta_h2, include, per_body);
+}
 
-RayleighDamping damping_of(const StepConstants& c) { return {c.damping, c.damping_gamma, c.damping_offset}; }
-
-}  // namespace
+void RayleighDampingTerm::add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient,
+                                          BlockHessian& H) const {
+  RayleighDamping{c.damping, c.damping_gamma, c.damping_offset}.add_derivatives(q, c.beta_h2, gradient, H);
+}
 
 IncrementalPotential::IncrementalPotential(const std::vector<AffineBody>& bodies,
                                            const std::optional<Ground>& ground, double dhat,
@@ -28,7 +32,9 @@ IncrementalPotential::IncrementalPotential(const std::vector<AffineBody>& bodies
       ground_contacts_(bodies, ground, dhat),
       contacts_(bodies, dhat),
       joints_(bodies, joints, dhat),
-      joint_pairs_(joints.body_pairs) {}
+      joint_pairs_(joints.body_pairs),
+      contact_term_(contacts_),
+      joint_term_(joints_) {}
 
 std::vector<std::array<int, 2>> IncrementalPotential::coupled_body_pairs() const {
   std::vector<std::array<int, 2>> pairs = contacts_.candidate_body_pairs();
@@ -59,9 +65,7 @@ std::vector<double> IncrementalPotential::body_energies(const VecX& q, const Ste
   });
   BodyMask include(active);
   for (int i = 0; i < n; ++i) include[i] = include[i] && !bodies_[i].is_dirichlet();
-  contacts_.add_energies(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, include, per_body);
-  joints_.add_energies(q, c.kappa, c.beta_h2, include, per_body);
-  damping_of(c).add_energies(q, c.beta_h2, include, per_body);
+  for (const EnergyTerm* term : coupling_terms()) term->add_energies(q, c, include, per_body);
   return per_body;
 }
 
@@ -95,9 +99,7 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
     body_segment(gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
     H.diagonal(i) = body.mass_matrix + c.beta_h2 * h;
   });
-  contacts_.add_derivatives(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, gradient, H);
-  joints_.add_derivatives(q, c.kappa, c.beta_h2, gradient, H);
-  damping_of(c).add_derivatives(q, c.beta_h2, gradient, H);
+  for (const EnergyTerm* term : coupling_terms()) term->add_derivatives(q, c, gradient, H);
   for (int i = 0; i < n; ++i) {
     if (!bodies_[i].is_dirichlet() && active[i]) continue;
     body_segment(gradient, i).setZero();
@@ -120,8 +122,7 @@ void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepCo
     if (!ground_contacts_.acts_on(i)) return;
     body_segment(barrier_grad, i) = c.beta_h2 * ground_contacts_.barrier_gradient(i, qi);
   });
-  contacts_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
-  joints_.add_barrier_gradient(q, c.beta_h2, barrier_grad);
+  for (const EnergyTerm* term : coupling_terms()) term->add_barrier_gradient(q, c.beta_h2, barrier_grad);
   for (int i = 0; i < n; ++i)
     if (bodies_[i].is_dirichlet()) body_segment(barrier_grad, i).setZero();
 }
@@ -146,9 +147,7 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
     const Vec12 qi = body_segment(q, i);
     per_body[i] = ground_contacts_.max_step(i, qi, qi + body_segment(dq, i));
   });
-  const std::vector<double> pairs = contacts_.max_steps(q, dq);
-  const std::vector<double> limits = joints_.max_steps(q, dq);
-  for (int i = 0; i < n; ++i) per_body[i] = std::min({per_body[i], pairs[i], limits[i]});
+  for (const EnergyTerm* term : coupling_terms()) term->limit_steps(q, dq, per_body);
   return per_body;
 }
 
@@ -193,8 +192,7 @@ BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) 
   for (int i = 0; i < n; ++i) {
     if (ground_contacts_.acts_on(i)) K.diagonal(i) += ground_contacts_.damping_hessian(i, body_segment(q, i), kappa);
   }
-  contacts_.add_damping_hessian(q, kappa, K);
-  joints_.add_damping_hessian(q, kappa, K);
+  for (const EnergyTerm* term : coupling_terms()) term->add_damping_hessian(q, kappa, K);
   bool any = !K.couplings().empty();
   for (int i = 0; i < n && !any; ++i) any = !K.diagonal(i).isZero(0.0);
   if (!any) K.reset(0);

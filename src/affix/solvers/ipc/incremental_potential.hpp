@@ -22,24 +22,11 @@
 #include "affix/scene/scene.hpp"
 #include "affix/solvers/contact/body_contact_model.hpp"
 #include "affix/solvers/contact/ground_contact_model.hpp"
+#include "affix/solvers/ipc/energy_term.hpp"
 #include "affix/solvers/ipc/joint_energies.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
 
 namespace affix {
-
-/// What stays constant while one step is solved.
-struct StepConstants {
-  double beta_h2 = 0.0;              ///< βh²
-  double kappa = 0.0;                ///< barrier stiffness κ
-  double friction_eps = 0.0;         ///< ε_v·h (m)
-  std::vector<Vec12> q_tilde;        ///< per body
-  std::vector<Vec12> loads;          ///< per body generalized force f
-  std::vector<std::vector<GroundFrictionContact>> friction;  ///< per body
-  std::vector<PairFriction> pair_friction;                  ///< body–body contacts
-  BlockHessian damping;              ///< K of the Rayleigh damping R (header); no blocks: none
-  double damping_gamma = 0.0;        ///< γ
-  std::vector<Vec12> damping_offset; ///< q_off per body
-};
 
 struct ContactSummary {
   double min_distance;  ///< smallest vertex–ground or candidate stencil distance (inf: none near)
@@ -117,6 +104,11 @@ class IncrementalPotential {
   BodyContactModel contacts_;
   JointEnergies joints_;
   std::vector<std::array<int, 2>> joint_pairs_;
+  BodyContactTerm contact_term_;
+  JointTerm joint_term_;
+  RayleighDampingTerm damping_term_;
+  /// The coupling terms in their fixed summation order: contact, joints, damping.
+  std::array<const EnergyTerm*, 3> coupling_terms() const { return {&contact_term_, &joint_term_, &damping_term_}; }
 };
 
 /// The segment of body i in a stacked state vector.
