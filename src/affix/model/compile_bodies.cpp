@@ -1,19 +1,18 @@
 // Scene body → ModelBody: geometry, mass properties, material, initial state. Everything `affix
-// validate`, `info` and `run` know about a body's mass comes from here, so the
-// checks that a body's derived mass properties are usable live here too: a mass of 1e308 kg or a
-// density of 5e-324 kg/m³ passes every field check and would only fail mid-run.
+// validate`, `info` and `run` know about a body's mass comes from here, so the checks that a body's
+// derived mass properties are usable live here too: a mass of 1e308 kg or a density of 5e-324 kg/m³
+// passes every field check and would only fail mid-run.
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <variant>
 
-#include "affix/model/body_mesh.hpp"
-#include "affix/model/model.hpp"
 #include "affix/error.hpp"
 #include "affix/geometry/mass_properties.hpp"
 #include "affix/math/normalize.hpp"
 #include "affix/math/number_text.hpp"
-#include "affix/math/rotation.hpp"
+#include "affix/model/body_mesh.hpp"
+#include "affix/model/model.hpp"
 
 namespace affix {
 namespace {

@@ -9,12 +9,10 @@
 
 #include "affix/body/kinematic_motion.hpp"
 #include "affix/energy/generalized_force.hpp"
-#include "affix/energy/ground_contact.hpp"
 #include "affix/energy/inertia.hpp"
 #include "affix/error.hpp"
 #include "affix/geometry/aabb.hpp"
 #include "affix/math/excerpt.hpp"
-#include "affix/math/number_text.hpp"
 #include "affix/math/rotation.hpp"
 #include "affix/solvers/ipc/islands.hpp"
 
