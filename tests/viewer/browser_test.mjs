@@ -1,8 +1,10 @@
 // The viewer page in headless Chromium (ctest -L viewer): runs `affix` on a small scene (a box dropping
 // onto the ground), writes its page with `affix view`, opens it from file:// and checks what a person
 // would see: no console or page errors, no network request, the body drawn where it projects, a
-// different picture after scrubbing, a click naming the body, the plots, and the full-resolution
-// trajectory.csv loading through the file picker.
+// different picture after scrubbing, a click naming the body, the plots, the full-resolution
+// trajectory.csv loading through the file picker, and the layers: on a run with a joint and
+// `--contacts`, the joint-anchor and contact-point toggles draw markers (and a different picture) when
+// on and none when off; on the box's run, which records neither, both toggles are disabled.
 //   node browser_test.mjs AFFIX NODE_MODULES OUTPUT_DIR
 // Screenshots are left in OUTPUT_DIR. Chromium is Debian's (/usr/bin/chromium, scripts/install-deps.sh).
 import { spawnSync } from 'node:child_process';
@@ -32,6 +34,18 @@ const SCENE = {
   bodies: [{ name: 'box', shape: { box: [0.4, 0.4, 0.4] }, position: [0, 0, 0.8], rotation: { axis: [1, 1, 0], angle_deg: 25 } }],
 };
 const FRAMES = 21;  // 0.4 s at 50 frames per second, and frame 0
+
+// A box hanging from the world by a ball joint, swinging, beside a crate resting on the ground.
+const LAYERED_SCENE = {
+  version: 1,
+  settings: { dt: 0.01, duration: 0.4, output_fps: 50 },
+  ground: { height: 0, friction: 0.5 },
+  bodies: [
+    { name: 'pendulum', shape: { box: [0.2, 0.2, 0.2] }, position: [0.6, 0, 1.0] },
+    { name: 'crate', shape: { box: [0.4, 0.4, 0.4] }, position: [-0.6, 0, 0.2005] },
+  ],
+  joints: [{ name: 'pivot', type: 'ball', body1: 'pendulum', body2: 'world', anchor: [0, 0, 1.0] }],
+};
 
 function run(args) {
   const r = spawnSync(affix, args, { encoding: 'utf8' });
@@ -112,7 +126,8 @@ try {
   assert.equal(await page.evaluate(() => window.affixViewer.frameCount), FRAMES);
   assert.equal(await page.evaluate(() => window.affixViewer.bodyCount), 1);
   assert.equal(await page.locator('#plots canvas').count(), 6, 'six statistics plots');
-  assert.equal(await page.locator('#layer-joints').isDisabled(), true, 'joints toggle disabled: not recorded');
+  assert.equal(await page.locator('#layer-joints').isDisabled(), true, 'joints toggle disabled: no joints');
+  assert.equal(await page.locator('#layer-contacts').isDisabled(), true, 'contacts toggle disabled: not recorded');
 
   // Frame 0: the box is drawn where it projects.
   await page.evaluate(() => window.affixViewer.setFrame(0));
@@ -146,6 +161,32 @@ try {
   assert.ok(decimated < FRAMES, `expected a decimated page, got ${decimated} frames`);
   await page.setInputFiles('#full-trajectory', path.join(runDir, 'trajectory.csv'));
   await page.waitForFunction((n) => window.affixViewer.frameCount === n, FRAMES, { timeout: 30000 });
+
+  // The layers: a jointed run with --contacts has both toggles, which draw when on and not when off.
+  const layeredFile = path.join(work, 'layered.json');
+  writeFileSync(layeredFile, JSON.stringify(LAYERED_SCENE));
+  const layeredDir = path.join(work, 'layered');
+  run(['run', layeredFile, '--out', layeredDir, '--quiet', '--contacts']);
+  run(['view', layeredDir]);
+  await page.goto(pathToFileURL(path.join(layeredDir, 'view.html')).href);
+  await page.waitForFunction(() => window.affixViewer && window.affixViewer.ready);
+  assert.equal(await page.locator('#layer-joints').isDisabled(), false, 'joints toggle enabled');
+  assert.equal(await page.locator('#layer-contacts').isDisabled(), false, 'contacts toggle enabled');
+  await page.evaluate((k) => window.affixViewer.setFrame(k), FRAMES - 1);
+  const counts = () => page.evaluate(() => window.affixViewer.overlayCounts());
+  assert.deepEqual(await counts(), { joints: 0, contacts: 0 }, 'nothing drawn with the toggles off');
+  const plain = await decodePng(page, await page.screenshot());
+  await page.check('#layer-joints');
+  await page.check('#layer-contacts');
+  await page.evaluate((k) => window.affixViewer.setFrame(k), FRAMES - 1);
+  const on = await counts();
+  assert.equal(on.joints, 2, 'one joint: its two anchors');
+  assert.ok(on.contacts >= 4, `the resting crate's contacts are drawn: ${JSON.stringify(on)}`);
+  const layered = await decodePng(page, await page.screenshot({ path: path.join(outputDir, 'layers.png') }));
+  assert.ok(changedPixels(plain, layered) > 20, 'the layers changed nothing on screen');
+  await page.uncheck('#layer-joints');
+  await page.uncheck('#layer-contacts');
+  assert.deepEqual(await counts(), { joints: 0, contacts: 0 }, 'nothing drawn once toggled off again');
 
   assert.deepEqual(problems, []);
   console.log(`viewer_browser: ok (${FRAMES} frames; screenshots in ${outputDir})`);

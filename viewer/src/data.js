@@ -25,6 +25,21 @@ function decodeMeshes(meshes) {
   }));
 }
 
+/** contacts.csv's embedded frames (view_page.hpp), or null when the run did not record contacts. */
+function decodeContacts(contacts) {
+  if (!contacts || typeof contacts !== 'object' || Array.isArray(contacts)) return null;
+  return {
+    frames: contacts.frames,    // trajectory.csv frame numbers that have contacts, increasing
+    offsets: contacts.offsets,  // frame i's contacts: [offsets[i], offsets[i + 1])
+    points: float32(contacts.points),    // x y z per contact, world
+    normals: float32(contacts.normals),  // unit, from body2 towards body1
+    forces: float32(contacts.forces),    // N
+    rows: contacts.rows,
+    perFrameCap: contacts.per_frame_cap,
+    capped: contacts.capped,
+  };
+}
+
 function decodeStats(stats) {
   const columns = {};
   for (const [name, text] of Object.entries(stats.columns)) columns[name] = float64(text);
@@ -58,8 +73,9 @@ export function readRunData(doc = document) {
     frames,
     poses,
     stats: decodeStats(raw.stats),
-    // Hooks for later run output (overlays.js): joint anchors and contact points.
+    // The layers (overlays.js): joint anchors from joints.csv, contact points from contacts.csv.
     joints: Array.isArray(raw.joints) ? raw.joints : [],
-    contacts: Array.isArray(raw.contacts) ? raw.contacts : [],
+    jointCount: Number.isInteger(raw.joint_count) ? raw.joint_count : 0,
+    contacts: decodeContacts(raw.contacts),
   };
 }

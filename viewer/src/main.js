@@ -1,6 +1,7 @@
 // The page's entry point: reads the embedded run, builds the stage, bodies, timeline, plots, picking
 // and overlays, and wires them together. window.affixViewer is a small handle for tests and the
-// console: {frameCount, bodyCount, frame, setFrame(k), projectBody(i) → {x, y} page pixels, pick(x, y)}.
+// console: {frameCount, bodyCount, frame, setFrame(k), projectBody(i) → {x, y} page pixels, pick(x, y),
+// overlayCounts() → {joints, contacts} markers drawn}.
 import * as THREE from 'three';
 import { readRunData } from './data.js';
 import { createStage } from './stage.js';
@@ -28,7 +29,7 @@ function main() {
   const shadows = data.bodyCount <= SHADOW_BODY_LIMIT;
   const stage = createStage($('view'), { center, radius, ground: data.ground, shadows });
   const bodies = new BodyInstances(stage.scene, data, { shadows });
-  const overlays = new Overlays($('layers'), stage.scene, data, () => stage.requestRender());
+  const overlays = new Overlays($('layers'), stage.scene, data, () => stage.requestRender(), { tick: 0.05 * radius });
   const plots = new StatsPlots($('plots'), data.stats, (t) => { timeline.pause(); timeline.seek(t); });
   showRunInfo($('run-info'), data);
   showFrameNote($('frame-note'), data, frames, null);
@@ -97,6 +98,8 @@ function main() {
       return { x: r.left + ((ndc.x + 1) / 2) * r.width, y: r.top + ((1 - ndc.y) / 2) * r.height };
     },
     pick,
+    /** Joint anchors and contact points drawn now: {joints, contacts}, 0 for a layer toggled off. */
+    overlayCounts() { return overlays.drawnCounts(); },
     ready: true,
   };
   timeline.setFrame(0);

@@ -1,11 +1,13 @@
-// Optional layers over the bodies: joint anchors and contact points. The run output does not record
-// them yet; the page shows their toggles disabled with a note, and draws them as soon as the embedded
-// data carries them (a later `affix view` fills data.joints / data.contacts):
+// Optional layers over the bodies: joint anchors (joints.csv) and contact points (contacts.csv), as
+// `affix view` embeds them (src/affix/viewer/view_page.hpp, records_reader.hpp):
 //   joints:   [{name, body1, body2, anchor1: [x, y, z], anchor2: [x, y, z]}] — body indices (body2 -1
-//             for the world), anchors in each body's rest frame (the world's for -1); the page places
-//             them with the body's pose (A·x̄ + p) and links the two points.
-//   contacts: [{frame, points: [x0, y0, z0, x1, ...]}] — world points, frame = the frame's number in
-//             trajectory.csv (shown when that frame is).
+//             for the world), anchors in each body's rest frame (the world's for -1); the layer places
+//             them with the pose shown (A·x̄ + p), so it follows every frame, those of a loaded
+//             full-resolution trajectory.csv too, and links the two points: a gap is the joint's error.
+//   contacts: null (not recorded: `affix run --contacts`) or per embedded frame of trajectory.csv its
+//             contacts' world points and normals; the layer shows the frame's points with a short tick
+//             along each normal, and nothing on a frame the page has no contacts for.
+// A toggle whose run did not record its layer is disabled, with a note saying why.
 import * as THREE from 'three';
 
 const LAYERS = [
@@ -19,27 +21,33 @@ function transform(poses, bodyCount, k, b, x) {
   return [0, 1, 2].map((i) => poses[q + 3 + 3 * i] * x[0] + poses[q + 4 + 3 * i] * x[1] + poses[q + 5 + 3 * i] * x[2] + poses[q + i]);
 }
 
+/** Why a layer has nothing to draw, or '' when it has. */
+function absence(key, data) {
+  if (key === 'joints') return data.joints.length > 0 ? '' : ' — no joints in this run';
+  return data.contacts ? '' : ' — not recorded (affix run --contacts)';
+}
+
 export class Overlays {
-  constructor(container, scene, data, onChange) {
+  /** `tick`: the length of a contact's normal tick (m). */
+  constructor(container, scene, data, onChange, { tick = 0.05 } = {}) {
     this.data = data;
+    this.tick = tick;
     this.objects = {};
     for (const layer of LAYERS) {
-      const items = data[layer.key];
       const row = document.createElement('label');
       row.className = 'toggle';
       const box = document.createElement('input');
       box.type = 'checkbox';
       box.id = `layer-${layer.key}`;
-      box.disabled = items.length === 0;
+      const why = absence(layer.key, data);
+      box.disabled = why !== '';
       const text = document.createElement('span');
       text.textContent = layer.label;
       row.append(box, text);
-      if (box.disabled) {
-        const note = document.createElement('span');
-        note.className = 'note';
-        note.textContent = ' — not recorded in this run';
-        row.append(note);
-      }
+      const note = document.createElement('span');
+      note.className = 'note';
+      note.textContent = why || this.summary(layer.key);
+      row.append(note);
       container.append(row);
       const points = new THREE.Points(
         new THREE.BufferGeometry(),
@@ -49,33 +57,62 @@ export class Overlays {
       points.renderOrder = lines.renderOrder = 10;
       points.visible = lines.visible = false;
       scene.add(points, lines);
-      this.objects[layer.key] = { points, lines };
+      this.objects[layer.key] = { points, lines, box };
       box.addEventListener('change', () => {
         points.visible = lines.visible = box.checked;
         onChange();
       });
     }
-    this.contactsByFrame = new Map(data.contacts.map((c) => [c.frame, c.points]));
+    const c = data.contacts;
+    this.contactsByFrame = new Map(c ? c.frames.map((f, i) => [f, [c.offsets[i], c.offsets[i + 1]]]) : []);
+  }
+
+  summary(key) {
+    if (key === 'joints') {
+      const { joints, jointCount } = this.data;
+      return jointCount > joints.length ? ` — the first ${joints.length} of ${jointCount}` : '';
+    }
+    const c = this.data.contacts;
+    return c.capped ? ` — at most ${c.perFrameCap} per frame shown` : '';
   }
 
   /** Places the layers for frame k of `poses`, which is frame `number` of trajectory.csv. */
   setFrame(poses, k, number) {
     const n = this.data.bodyCount;
     const anchors = [];
-    const links = [];
     for (const j of this.data.joints) {
-      const a = transform(poses, n, k, j.body1, j.anchor1);
-      const b = transform(poses, n, k, j.body2, j.anchor2);
-      anchors.push(...a, ...b);
-      links.push(...a, ...b);
+      anchors.push(...transform(poses, n, k, j.body1, j.anchor1), ...transform(poses, n, k, j.body2, j.anchor2));
     }
-    this.set('joints', anchors, links);
-    this.set('contacts', this.contactsByFrame.get(number) ?? [], []);
+    this.set('joints', anchors, anchors);
+    const range = this.contactsByFrame.get(number);
+    if (!range) {
+      this.set('contacts', [], []);
+      return;
+    }
+    const c = this.data.contacts;
+    const points = c.points.subarray(3 * range[0], 3 * range[1]);
+    const ticks = new Float32Array(2 * points.length);
+    for (let i = 0; i < points.length; i += 3) {
+      for (let d = 0; d < 3; d++) {
+        ticks[2 * i + d] = points[i + d];
+        ticks[2 * i + 3 + d] = points[i + d] + this.tick * c.normals[3 * range[0] + i + d];
+      }
+    }
+    this.set('contacts', points, ticks);
   }
 
   set(key, points, lines) {
     const o = this.objects[key];
     o.points.geometry.setAttribute('position', new THREE.Float32BufferAttribute(points, 3));
     o.lines.geometry.setAttribute('position', new THREE.Float32BufferAttribute(lines, 3));
+  }
+
+  /** Markers drawn now per layer: its points when the toggle is on, 0 when off (for tests). */
+  drawnCounts() {
+    const counts = {};
+    for (const [key, o] of Object.entries(this.objects)) {
+      counts[key] = o.points.visible ? o.points.geometry.getAttribute('position')?.count ?? 0 : 0;
+    }
+    return counts;
   }
 }

@@ -5,12 +5,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "affix/error.hpp"
 #include "affix/io/scene_meshes.hpp"
 #include "affix/viewer/assets.hpp"
 #include "affix/viewer/base64.hpp"
+#include "affix/viewer/records_reader.hpp"
 #include "affix/viewer/stats_reader.hpp"
 #include "affix/viewer/summary_reader.hpp"
 #include "affix/viewer/trajectory_reader.hpp"
@@ -66,6 +69,26 @@ json stats_json(const StatsSeries& stats) {
           {"element", "float64"}, {"columns", columns}};
 }
 
+json vector_json(const Vec3& v) { return {short_number(v.x()), short_number(v.y()), short_number(v.z())}; }
+
+json joints_json(const JointLayer& layer) {
+  json joints = json::array();
+  for (const JointAnchors& j : layer.joints) {
+    joints.push_back({{"name", j.name}, {"body1", j.body1}, {"body2", j.body2}, {"anchor1", vector_json(j.anchor1)},
+                      {"anchor2", vector_json(j.anchor2)}});
+  }
+  return joints;
+}
+
+json contacts_json(const std::optional<ContactLayer>& layer) {
+  if (!layer) return nullptr;
+  return {{"frames", layer->frames},         {"offsets", layer->offsets},
+          {"points", base64_encode(layer->points)}, {"normals", base64_encode(layer->normals)},
+          {"forces", base64_encode(layer->forces)}, {"element", "float32"},
+          {"rows", layer->rows},             {"per_frame_cap", layer->per_frame_cap},
+          {"capped", layer->capped}};
+}
+
 /// JSON text that is safe inside <script>: '<' occurs only inside strings, where \u003c means the same.
 std::string script_safe(const std::string& text) {
   std::string out;
@@ -117,6 +140,14 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
   const StatsSeries stats = read_stats(out_dir / "stats.csv", options.max_stats_points);
   const json summary = read_summary(out_dir / "summary.json");
   const MeshGroups grouping = group_meshes(scene.meshes, options.mesh_limits);
+  // The layers' files exist only for runs that record them (a jointed run, `affix run --contacts`).
+  std::error_code missing;
+  JointLayer joints;
+  if (fs::exists(out_dir / "joints.csv", missing))
+    joints = read_joint_layer(out_dir / "joints.csv", scene.names, frames, options.max_joints);
+  std::optional<ContactLayer> contacts;
+  if (fs::exists(out_dir / "contacts.csv", missing))
+    contacts = read_contact_layer(out_dir / "contacts.csv", scene.names, frames, options.max_contact_points);
 
   ViewPage page;
   page.bodies = static_cast<int>(scene.names.size());
@@ -128,6 +159,9 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
     if (g.embedded) ++page.mesh_groups;
     else page.box_bodies += g.bodies;
   }
+  page.joints = static_cast<int>(joints.joints.size());
+  page.contacts_recorded = contacts.has_value();
+  page.contact_points = contacts ? contacts->forces.size() : 0;
 
   const std::string scene_name =
       summary.contains("scene") && summary["scene"].is_string() ? summary["scene"].get<std::string>()
@@ -148,8 +182,9 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
         {"budget_bytes", options.pose_budget_bytes}}},
       {"poses", {{"element", "float32"}, {"per_body", 12}, {"script_id", kPosesElementId}}},
       {"stats", stats_json(stats)},
-      {"joints", json::array()},
-      {"contacts", json::array()}};
+      {"joints", joints_json(joints)},
+      {"joint_count", joints.total},
+      {"contacts", contacts_json(contacts)}};
   // Strings from the files are valid UTF-8 (the JSON parser checks), but the directory's name, the
   // scene's fallback name, need not be: replace what is not, rather than fail.
   page.html = assemble(script_safe(data.dump(-1, ' ', false, json::error_handler_t::replace)),
