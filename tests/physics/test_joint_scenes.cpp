@@ -2,12 +2,13 @@
 // closed-form and geometric answers, measured from the bodies' poses only (never from the solver's
 // own joint-error statistic): anchor gaps of ball joints, hinge and cone-twist angles against their
 // ranges, prismatic displacements against their limits, the period of a physical pendulum, and the
-// bounce of a board off its hinge limit.
+// bounce of a board off its hinge limit. On every solver that keeps the scene's joints.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -16,13 +17,16 @@
 
 #include "affix/math/rotation.hpp"
 #include "affix/scene/scene_loader.hpp"
-#include "affix/solvers/ipc/ipc_simulator.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
 namespace {
 
+using test::Feature;
+
 constexpr double kDeg = std::numbers::pi / 180.0;
+
+class JointScenes : public test::SolverTest {};
 
 Scene joint_scene(const std::string& name) {
   return load_scene(std::string(AFFIX_SOURCE_DIR) + "/examples/joints/" + name + ".json");
@@ -85,45 +89,52 @@ struct AnchorGaps {
 
 // ------------------------------------------------------------------------------------ ball joints
 
-TEST(JointScenes, TripleRodPendulumKeepsEveryAnchorTogether) {
+TEST_P(JointScenes, TripleRodPendulumKeepsEveryAnchorTogether) {
+  AFFIX_REQUIRE(GetParam(), JointType::ball);
   const Scene scene = joint_scene("triple_rod_pendulum");
-  IpcSimulator sim(test::compiled(scene));
-  const AnchorGaps gaps(scene, sim.poses());
+  const auto model = test::compiled(scene, GetParam());
+  const auto sim = make_simulator(model);
+  const AnchorGaps gaps(scene, sim->poses());
   const int steps = steps_for(scene, 2.0);
   double worst = 0.0;
   for (int n = 1; n <= steps; ++n) {
-    sim.step();
-    const double gap = gaps.max_gap(sim.poses());
+    sim->step();
+    const double gap = gaps.max_gap(sim->poses());
     worst = std::max(worst, gap);
     ASSERT_LT(gap, 1e-6) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), 1e-6) << "joint record, step " << n;
   }
-  const double moved = (sim.poses()[2].p - scene.bodies[2].position).norm();
+  const double moved = (sim->poses()[2].p - scene.bodies[2].position).norm();
   std::printf("triple-rod pendulum: max anchor gap %.3e m over %d steps; last rod moved %.3f m\n", worst, steps, moved);
   RecordProperty("max_gap_m", std::to_string(worst));
   EXPECT_GT(moved, 0.1) << "the pendulum swings";
 }
 
-TEST(JointScenes, ChainOfAHundredLinksWithAHeavyEndStaysFiniteAndConnected) {
+TEST_P(JointScenes, ChainOfAHundredLinksWithAHeavyEndStaysFiniteAndConnected) {
+  AFFIX_REQUIRE(GetParam(), JointType::ball);
   Scene scene = joint_scene("chain_100");
   ASSERT_DOUBLE_EQ(scene.settings.dt, 0.01);
-  IpcSimulator sim(test::compiled(scene));
-  const AnchorGaps gaps(scene, sim.poses());
+  const auto model = test::compiled(scene, GetParam());
+  const auto sim = make_simulator(model);
+  const AnchorGaps gaps(scene, sim->poses());
   const int steps = steps_for(scene, 1.0);
   double worst = 0.0;
   for (int n = 1; n <= steps; ++n) {
-    sim.step();
-    const std::vector<BodyPose> poses = sim.poses();
+    sim->step();
+    const std::vector<BodyPose> poses = sim->poses();
     for (std::size_t i = 0; i < poses.size(); ++i) ASSERT_TRUE(finite(poses[i])) << "step " << n << ", body " << i;
-    for (const Vec12& v : sim.state_velocities()) ASSERT_TRUE(v.allFinite()) << "step " << n;
+    for (const BodyVelocity& v : sim->velocities())
+      ASSERT_TRUE(v.linear.allFinite() && v.A_dot.allFinite() && v.angular.allFinite()) << "step " << n;
     const double gap = gaps.max_gap(poses);
     worst = std::max(worst, gap);
     ASSERT_LT(gap, 1e-6) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), 1e-6) << "joint record, step " << n;
   }
   const int weight = *scene.body_index("weight");
   std::printf("chain of 100: max joint gap %.3e m over %d steps; weight fell %.3f m\n", worst, steps,
-              scene.bodies[weight].position.z() - sim.poses()[weight].p.z());
+              scene.bodies[weight].position.z() - sim->poses()[weight].p.z());
   RecordProperty("max_gap_m", std::to_string(worst));
-  EXPECT_GT(scene.bodies[weight].position.z() - sim.poses()[weight].p.z(), 1.0);  // it was released
+  EXPECT_GT(scene.bodies[weight].position.z() - sim->poses()[weight].p.z(), 1.0);  // it was released
 }
 
 // ------------------------------------------------------------------------------------ hinges
@@ -145,11 +156,14 @@ struct HingeBoardRun {
   static constexpr double kTolerance = 1e-6;  ///< rad: no bound touches the start here, so no widening
 };
 
-const HingeBoardRun& hinge_board_run() {
-  static const HingeBoardRun run = [] {
+/// One run per solver, kept for the tests that read it.
+const HingeBoardRun& hinge_board_run(const std::string& solver) {
+  static std::map<std::string, HingeBoardRun> runs;
+  if (const auto found = runs.find(solver); found != runs.end()) return found->second;
+  const HingeBoardRun run = [&] {
     const Scene scene = joint_scene("hinge_boards");
-    IpcSimulator sim(test::compiled(scene));
-    const std::vector<BodyPose> start = sim.poses();
+    const auto sim = test::simulate(scene, solver);
+    const std::vector<BodyPose> start = sim->poses();
     HingeBoardRun r;
     for (int k = 0; k < 3; ++k) {
       const JointDef& j = scene.joints[k];
@@ -169,15 +183,15 @@ const HingeBoardRun& hinge_board_run() {
     }
     const int steps = steps_for(scene, scene.settings.duration);
     for (int n = 1; n <= steps; ++n) {
-      sim.step();
-      const std::vector<BodyPose> poses = sim.poses();
-      const std::vector<Vec12> velocities = sim.state_velocities();
+      sim->step();
+      const std::vector<BodyPose> poses = sim->poses();
+      const std::vector<BodyVelocity> velocities = sim->velocities();
       for (HingeBoardRun::Board& b : r.boards) {
         const double now = angle_about(b.axis, b.u0, poses[b.body].A * b.u_bar);
         b.angle += wrap(now - wrap(b.angle));
         b.min_angle = std::min(b.min_angle, b.angle);
         b.max_angle = std::max(b.max_angle, b.angle);
-        b.min_ball_speed = std::min(b.min_ball_speed, velocities[b.ball].head<3>().y());
+        b.min_ball_speed = std::min(b.min_ball_speed, velocities[b.ball].linear.y());
         if (!b.range) continue;
         const double excess = std::max(b.angle - b.range->max, b.range->min - b.angle);
         b.worst_excess = std::max(b.worst_excess, excess);
@@ -193,11 +207,12 @@ const HingeBoardRun& hinge_board_run() {
     }
     return r;
   }();
-  return run;
+  return runs.emplace(solver, run).first->second;
 }
 
-TEST(JointScenes, HingeBoardsAreHitAndStayWithinTheirRanges) {
-  for (const HingeBoardRun::Board& b : hinge_board_run().boards) {
+TEST_P(JointScenes, HingeBoardsAreHitAndStayWithinTheirRanges) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, Feature::joint_limits, Feature::body_contact, Feature::prescribed_motion);
+  for (const HingeBoardRun::Board& b : hinge_board_run(GetParam()).boards) {
     RecordProperty(b.name + "_max_deg", std::to_string(b.max_angle / kDeg));
     RecordProperty(b.name + "_min_deg", std::to_string(b.min_angle / kDeg));
     // The ball hit its board: it slowed down along +y (a ball in free flight keeps its y-speed).
@@ -210,8 +225,9 @@ TEST(JointScenes, HingeBoardsAreHitAndStayWithinTheirRanges) {
   }
 }
 
-TEST(JointScenes, HingeBoardsWithLimitsSwingUpToTheirStops) {
-  for (const HingeBoardRun::Board& b : hinge_board_run().boards) {
+TEST_P(JointScenes, HingeBoardsWithLimitsSwingUpToTheirStops) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, Feature::joint_limits, Feature::body_contact, Feature::prescribed_motion);
+  for (const HingeBoardRun::Board& b : hinge_board_run(GetParam()).boards) {
     if (!b.range) continue;
     // Within 2° of the upper stop (the barrier acts from ĉ/ℓ ≈ 0.2° before it).
     EXPECT_GT(b.max_angle, b.range->max - 2.0 * kDeg)
@@ -220,10 +236,11 @@ TEST(JointScenes, HingeBoardsWithLimitsSwingUpToTheirStops) {
   }
 }
 
-TEST(JointScenes, RotatingBoardBouncesBackOffItsHingeLimit) {
+TEST_P(JointScenes, RotatingBoardBouncesBackOffItsHingeLimit) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, Feature::joint_limits, Feature::bdf2);
   const Scene scene = joint_scene("rotating_board");
-  IpcSimulator sim(test::compiled(scene));
-  const std::vector<BodyPose> start = sim.poses();
+  const auto sim = test::simulate(scene, GetParam());
+  const std::vector<BodyPose> start = sim->poses();
   const JointDef& hinge = scene.joints[0];
   ASSERT_TRUE(hinge.angle_limits.has_value());
   const double bound = hinge.angle_limits->max, tolerance = 1e-6;
@@ -233,14 +250,14 @@ TEST(JointScenes, RotatingBoardBouncesBackOffItsHingeLimit) {
   bool reversed = false;
   const int steps = steps_for(scene, 1.0);  // the bounce is at about 0.42 s
   for (int n = 1; n <= steps; ++n) {
-    sim.step();
-    const BodyPose pose = sim.poses()[0];
+    sim->step();
+    const BodyPose pose = sim->poses()[0];
     const double angle = angle_about(axis, u0, pose.A * u_bar);
     // ω about the axis: Ȧ A⁻¹ = [ω]ₓ for a rigid motion.
-    const Mat3 W = state_matrix(sim.state_velocities()[0]) * pose.A.inverse();
+    const Mat3 W = sim->velocities()[0].A_dot * pose.A.inverse();
     const double omega = axis.dot(Vec3(W(2, 1) - W(1, 2), W(0, 2) - W(2, 0), W(1, 0) - W(0, 1)) / 2.0);
     if (n == 1) omega0 = omega;
-    if (angle > max_angle) max_angle = angle, t_max = sim.time();
+    if (angle > max_angle) max_angle = angle, t_max = sim->time();
     min_omega = std::min(min_omega, omega);
     reversed = reversed || omega < 0.0;
     ASSERT_LE(angle, bound + tolerance) << "step " << n;
@@ -260,10 +277,11 @@ TEST(JointScenes, RotatingBoardBouncesBackOffItsHingeLimit) {
 
 // ------------------------------------------------------------------------------------ prismatic
 
-TEST(JointScenes, MonocularSectionsSlideWithinTheirLimitsAlongTheAxis) {
+TEST_P(JointScenes, MonocularSectionsSlideWithinTheirLimitsAlongTheAxis) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, JointType::prismatic, Feature::joint_limits);
   const Scene scene = joint_scene("monocular");
-  IpcSimulator sim(test::compiled(scene));
-  const std::vector<BodyPose> start = sim.poses();
+  const auto sim = test::simulate(scene, GetParam());
+  const std::vector<BodyPose> start = sim->poses();
   struct Slide {
     int inner = -1, outer = -1;
     Vec3 inner_bar, outer_bar, axis_bar;
@@ -288,8 +306,8 @@ TEST(JointScenes, MonocularSectionsSlideWithinTheirLimitsAlongTheAxis) {
   const double tolerance = 1e-6;  // m
   const int steps = steps_for(scene, scene.settings.duration);
   for (int n = 1; n <= steps; ++n) {
-    sim.step();
-    const std::vector<BodyPose> poses = sim.poses();
+    sim->step();
+    const std::vector<BodyPose> poses = sim->poses();
     for (Slide& s : slides) {
       const Vec3 axis = (poses[s.outer].A * s.axis_bar).normalized();
       const Vec3 d = world_of(poses[s.inner], s.inner_bar) - world_of(poses[s.outer], s.outer_bar);
@@ -319,10 +337,11 @@ Vec3 twist_swing_angles(const Mat3& M) {
   return {std::atan2(M(2, 1), M(2, 2)), std::asin(std::clamp(-M(2, 0), -1.0, 1.0)), std::atan2(M(1, 0), M(0, 0))};
 }
 
-TEST(JointScenes, NunchakuConeTwistStaysWithinItsRangesAndReachesThem) {
+TEST_P(JointScenes, NunchakuConeTwistStaysWithinItsRangesAndReachesThem) {
+  AFFIX_REQUIRE(GetParam(), JointType::cone_twist, Feature::joint_limits, Feature::prescribed_motion);
   const Scene scene = joint_scene("nunchaku");
-  IpcSimulator sim(test::compiled(scene));
-  const std::vector<BodyPose> start = sim.poses();
+  const auto sim = test::simulate(scene, GetParam());
+  const std::vector<BodyPose> start = sim->poses();
   const JointDef& cone = scene.joints[0];
   ASSERT_EQ(cone.type, JointType::cone_twist);
   const int child = cone.body1_index, parent = cone.body2_index;
@@ -334,8 +353,8 @@ TEST(JointScenes, NunchakuConeTwistStaysWithinItsRangesAndReachesThem) {
   Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
   const int steps = steps_for(scene, scene.settings.duration);
   for (int n = 1; n <= steps; ++n) {
-    sim.step();
-    const std::vector<BodyPose> poses = sim.poses();
+    sim->step();
+    const std::vector<BodyPose> poses = sim->poses();
     // Each body's rotation since the start, both in world-at-t₀ axes: D₂ᵀD₁ = R_z R_y R_x in the frame.
     const Mat3 D1 = rotation_since_start(start[child], poses[child]);
     const Mat3 D2 = rotation_since_start(start[parent], poses[parent]);
@@ -374,10 +393,12 @@ double elliptic_k(double k) {
   return std::numbers::pi / (2.0 * arithmetic_geometric_mean(1.0, std::sqrt(1.0 - k * k)));
 }
 
-TEST(JointScenes, PhysicalPendulumHasTheLargeAmplitudePeriod) {
+TEST_P(JointScenes, PhysicalPendulumHasTheLargeAmplitudePeriod) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, Feature::bdf2);
   const Scene scene = joint_scene("physical_pendulum");
   ASSERT_EQ(scene.settings.integrator, Integrator::bdf2);
-  IpcSimulator sim(test::compiled(scene));
+  const auto model = test::compiled(scene, GetParam());
+  const auto sim = make_simulator(model);
   const JointDef& pivot = scene.joints[0];
   const BodyDef& rod = scene.bodies[0];
   const Vec3 size = std::get<BoxShape>(rod.shape).size;
@@ -390,17 +411,17 @@ TEST(JointScenes, PhysicalPendulumHasTheLargeAmplitudePeriod) {
   const double expected = 4.0 * std::sqrt(i_over_m / (g * d)) * elliptic_k(std::sin(theta0 / 2.0));
 
   // θ = angle of the centre from straight down; crossings of θ = 0 going + → − are one period apart.
-  const Vec3 c_bar = sim.bodies()[0].center_of_mass;
+  const Vec3 c_bar = model->bodies[0].center_of_mass;
   std::vector<double> crossings;
   double previous = theta0, t_previous = 0.0;
   const int steps = steps_for(scene, scene.settings.duration);
   for (int n = 1; n <= steps && crossings.size() < 2; ++n) {
-    sim.step();
-    const Vec3 c = world_of(sim.poses()[0], c_bar) - pivot.anchor;
+    sim->step();
+    const Vec3 c = world_of(sim->poses()[0], c_bar) - pivot.anchor;
     const double theta = std::atan2(c.x(), -c.z());
     if (previous > 0.0 && theta <= 0.0)
-      crossings.push_back(t_previous + (sim.time() - t_previous) * previous / (previous - theta));
-    previous = theta, t_previous = sim.time();
+      crossings.push_back(t_previous + (sim->time() - t_previous) * previous / (previous - theta));
+    previous = theta, t_previous = sim->time();
   }
   ASSERT_EQ(crossings.size(), 2u);
   const double period = crossings[1] - crossings[0];
@@ -412,6 +433,8 @@ TEST(JointScenes, PhysicalPendulumHasTheLargeAmplitudePeriod) {
   RecordProperty("expected_period_s", std::to_string(expected));
   EXPECT_NEAR(period, expected, 0.01 * expected);
 }
+
+INSTANTIATE_TEST_SUITE_P(AllSolvers, JointScenes, ::testing::ValuesIn(solver_names()), test::SolverName());
 
 }  // namespace
 }  // namespace affix

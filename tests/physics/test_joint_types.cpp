@@ -1,7 +1,8 @@
-// Every DESIGN §3 joint type in the ipc solver against the closed-form kinematics it promises, read
-// from the bodies' poses alone (a rest point x̄ lands at A x̄ + p) after every step, never from the
-// solver's own joint error. Linear joints (rows eliminated by change of variables) must hold to
-// round-off; penalty joints to a small stretch; limits keep their range (joint_model.hpp).
+// Every DESIGN §3 joint type, on every solver that keeps it, against the closed-form kinematics it
+// promises, read from the bodies' poses alone (a rest point x̄ lands at A x̄ + p) after every step,
+// never from the solver's own joint error. Linear joints (in ipc: rows eliminated by change of
+// variables) must hold to round-off; penalty joints to a small stretch; limits keep their range
+// (joint_model.hpp). Two tests are about ipc's own joint model and run on ipc alone (JointTypesIpc).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,11 +14,13 @@
 
 #include "affix/error.hpp"
 #include "affix/math/rotation.hpp"
-#include "affix/solvers/ipc/ipc_simulator.hpp"
+#include "affix/joints/joint_model.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
 namespace {
+
+using test::Feature;
 
 constexpr double kG = 9.81;
 constexpr double kRowTolerance = 1e-9;      // linear rows: exact up to round-off (m)
@@ -58,12 +61,12 @@ BodyDef link_body(const std::string& name, const Vec3& from, const Vec3& to, dou
 
 // ------------------------------------------------------------ reading the poses
 
-/// Material points and motions of scene bodies, from sim.poses() only. A body's material point is
+/// Material points and motions of scene bodies, from Simulator::poses() only. A body's material point is
 /// named by where it was in the world at t = 0; the world (kWorld) does not move.
 class Tracker {
  public:
-  explicit Tracker(const IpcSimulator& sim) : initial_(sim.poses()), now_(initial_) {}
-  void update(const IpcSimulator& sim) { now_ = sim.poses(); }
+  explicit Tracker(const Simulator& sim) : initial_(sim.poses()), now_(initial_) {}
+  void update(const Simulator& sim) { now_ = sim.poses(); }
 
   /// Where the material point of `body` that was at `world` at t = 0 is now: A x̄ + p, x̄ = A₀⁻¹(w − p₀).
   Vec3 point(int body, const Vec3& world) const {
@@ -117,9 +120,12 @@ struct Range {
   double span() const { return hi - lo; }
 };
 
+class JointTypes : public test::SolverTest {};
+
 // ------------------------------------------------------------ ball
 
-TEST(JointTypes, BallBetweenTwoFreeBodiesKeepsTheAnchorCoincident) {
+TEST_P(JointTypes, BallBetweenTwoFreeBodiesKeepsTheAnchorCoincident) {
+  AFFIX_REQUIRE(GetParam(), JointType::ball);
   const Vec3 anchor(0, 0, -0.125);
   BodyDef upper = test::box_body("upper", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 0));
   BodyDef lower = test::box_body("lower", Vec3(0.2, 0.2, 0.4), Vec3(0.05, 0, -0.35));
@@ -127,14 +133,16 @@ TEST(JointTypes, BallBetweenTwoFreeBodiesKeepsTheAnchorCoincident) {
   spin_about(lower, anchor, Vec3(2, -1, 0.5), upper.velocity + upper.angular_velocity.cross(anchor - upper.position));
   Scene scene = scene_of({lower, upper});
   add_joint(scene, JointType::ball, "lower", "upper").anchor = anchor;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto model = test::compiled(scene, GetParam());
+  const auto sim = make_simulator(model);
+  Tracker track(*sim);
   double max_gap = 0.0, max_relative_angle = 0.0;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     max_gap = std::max(max_gap, track.gap(0, 1, anchor));
     ASSERT_LT(track.gap(0, 1, anchor), kRowTolerance) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
     max_relative_angle = std::max(max_relative_angle, Eigen::AngleAxisd(track.relative_rotation(0, 1)).angle());
   }
   std::printf("ball (free-free): max anchor gap %.2e m, max relative rotation %.2f rad\n", max_gap,
@@ -142,19 +150,22 @@ TEST(JointTypes, BallBetweenTwoFreeBodiesKeepsTheAnchorCoincident) {
   EXPECT_GT(max_relative_angle, 0.3) << "the joint was not exercised";
 }
 
-TEST(JointTypes, BallToWorldKeepsTheAnchorInPlace) {
+TEST_P(JointTypes, BallToWorldKeepsTheAnchorInPlace) {
+  AFFIX_REQUIRE(GetParam(), JointType::ball);
   const Vec3 anchor(0, 0, 0);
   BodyDef bob = test::box_body("bob", Vec3(0.1, 0.15, 0.3), Vec3(0.1, 0, -0.2));
   spin_about(bob, anchor, Vec3(2, 3, 0.5));
   Scene scene = scene_of({bob});
   add_joint(scene, JointType::ball, "bob", "world").anchor = anchor;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto model = test::compiled(scene, GetParam());
+  const auto sim = make_simulator(model);
+  Tracker track(*sim);
   double travel = 0.0;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     ASSERT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
     travel = std::max(travel, (track.pose(0).p - bob.position).norm());
   }
   EXPECT_GT(travel, 0.1) << "the pendulum did not swing";
@@ -163,8 +174,8 @@ TEST(JointTypes, BallToWorldKeepsTheAnchorInPlace) {
 // ------------------------------------------------------------ hinge
 
 /// A box pendulum on a tilted hinge to the world with a range; returns the angle range seen.
-Range run_hinge_pendulum(double omega, const AngleRange& limits, double low_tolerance, double high_tolerance,
-                         const char* label) {
+Range run_hinge_pendulum(const std::string& solver, double omega, const AngleRange& limits, double low_tolerance,
+                         double high_tolerance, const char* label) {
   const Vec3 anchor(0, 0, 0), axis = Vec3(1, 0.2, 0.3).normalized();
   BodyDef bob = test::box_body("bob", Vec3(0.1, 0.1, 0.4), Vec3(0.02, 0, -0.22));
   spin_about(bob, anchor, omega * axis);
@@ -173,12 +184,12 @@ Range run_hinge_pendulum(double omega, const AngleRange& limits, double low_tole
   j.anchor = anchor;
   j.axis = axis;
   j.angle_limits = limits;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, solver);
+  Tracker track(*sim);
   Range angle;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     // Two points of the axis are held, hence every point of it and the axis direction.
     EXPECT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
     EXPECT_LT((track.point(0, anchor + 0.3 * axis) - (anchor + 0.3 * axis)).norm(), kRowTolerance) << "step " << n;
@@ -193,14 +204,16 @@ Range run_hinge_pendulum(double omega, const AngleRange& limits, double low_tole
   return angle;
 }
 
-TEST(JointTypes, HingeToWorldTurnsAboutItsAxisWithinItsLimits) {
+TEST_P(JointTypes, HingeToWorldTurnsAboutItsAxisWithinItsLimits) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, Feature::joint_limits);
   const AngleRange limits{-30 * kDeg, 45 * kDeg};
-  const Range angle = run_hinge_pendulum(8.0, limits, kAngleTolerance, kAngleTolerance, "hinge");
+  const Range angle = run_hinge_pendulum(GetParam(), 8.0, limits, kAngleTolerance, kAngleTolerance, "hinge");
   EXPECT_GT(angle.hi, limits.max - 0.02) << "the upper limit was never reached";
   EXPECT_LT(angle.lo, limits.min + 0.02) << "the lower limit was never reached";
 }
 
-TEST(JointTypes, HingeStartingOnItsLimitPassesItByAtMostChatOverEll) {
+TEST_P(JointTypes, HingeStartingOnItsLimitPassesItByAtMostChatOverEll) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, Feature::joint_limits);
   // The range [0°, 60°] starts on 0°: joint_model.hpp widens the one chord limit that encodes both
   // bounds, so both ends may be passed by the widening (widened_angle_tolerance).
   const AngleRange limits{0.0, 60 * kDeg};
@@ -208,12 +221,13 @@ TEST(JointTypes, HingeStartingOnItsLimitPassesItByAtMostChatOverEll) {
   const double tolerance = widened_angle_tolerance(1e-3, ell, 0.5 * (limits.max - limits.min));
   std::printf("hinge on its limit: tolerance %.3e rad (chat / ell = %.3e rad)\n", tolerance, 1e-3 / ell);
   // Swings up from 0° towards 60°, then falls back onto its starting bound at speed.
-  const Range angle = run_hinge_pendulum(9.0, limits, tolerance, tolerance, "hinge on its limit");
+  const Range angle = run_hinge_pendulum(GetParam(), 9.0, limits, tolerance, tolerance, "hinge on its limit");
   EXPECT_LT(angle.lo, 0.0) << "the body never pressed on its starting bound";
   EXPECT_GT(angle.hi, limits.max - 0.02) << "the upper limit was never reached";
 }
 
-TEST(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
+TEST_P(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge);
   const Vec3 anchor(0, 0, -0.125), axis = Vec3(0.3, 1, 0).normalized();
   BodyDef upper = test::box_body("upper", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 0));
   BodyDef lower = test::box_body("lower", Vec3(0.2, 0.2, 0.4), Vec3(0, 0, -0.35));
@@ -224,13 +238,15 @@ TEST(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
   JointDef& j = add_joint(scene, JointType::hinge, "lower", "upper");
   j.anchor = anchor;
   j.axis = axis;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto model = test::compiled(scene, GetParam());
+  const auto sim = make_simulator(model);
+  Tracker track(*sim);
   Range angle;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     ASSERT_LT(track.gap(0, 1, anchor), kRowTolerance) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
     ASSERT_LT(track.gap(0, 1, anchor + 0.2 * axis), kRowTolerance) << "step " << n;
     // Both bodies carry the axis to the same world vector (exact: two points of it are held) ...
     ASSERT_LT(((track.motion(0) - track.motion(1)) * axis).norm(), kRowTolerance / 0.2) << "step " << n;
@@ -245,7 +261,8 @@ TEST(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
 
 // ------------------------------------------------------------ fixed
 
-TEST(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
+TEST_P(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
+  AFFIX_REQUIRE(GetParam(), JointType::fixed, JointType::ball);
   // body2 swings on a ball joint; body1 is welded to its side, turned 30°.
   const Vec3 pivot(0, 0, 0.15), weld(0.15, 0, 0);
   BodyDef carrier = test::box_body("carrier", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 0));
@@ -256,16 +273,16 @@ TEST(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
   Scene scene = scene_of({load, carrier});
   add_joint(scene, JointType::fixed, "load", "carrier").anchor = weld;
   add_joint(scene, JointType::ball, "carrier", "world").anchor = pivot;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   const auto relative = [](const BodyPose& a, const BodyPose& b) {
     return std::pair<Mat3, Vec3>(b.A.inverse() * a.A, b.A.inverse() * (a.p - b.p));
   };
   const auto [M0, t0] = relative(track.pose(0), track.pose(1));
   double turned = 0.0;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     const auto [M, t] = relative(track.pose(0), track.pose(1));
     ASSERT_LT((M - M0).cwiseAbs().maxCoeff(), kRowTolerance) << "step " << n;
     ASSERT_LT((t - t0).norm(), kRowTolerance) << "step " << n;
@@ -274,9 +291,28 @@ TEST(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
   EXPECT_GT(turned, 0.5) << "the welded pair did not move";
 }
 
+// Known failure, disabled: when the welded body is the scene's only free one, ipc is left with no
+// unknown and crashes in CHOLMOD (segmentation fault; `affix run` does the same on such a scene).
+// Enable once ipc steps a system with no free DOF.
+TEST_P(JointTypes, DISABLED_FixedToTheWorldHoldsALoneBodyStill) {
+  AFFIX_REQUIRE(GetParam(), JointType::fixed);
+  BodyDef box = test::box_body("box", Vec3::Constant(0.2), Vec3(0, 0, 1));
+  box.rotation = Quat(Eigen::AngleAxisd(0.3, Vec3::UnitX()));
+  Scene scene = scene_of({box});
+  add_joint(scene, JointType::fixed, "box", "world").anchor = Vec3(0, 0, 1.1);
+  const auto sim = test::simulate(scene, GetParam());
+  const Mat3 R = box.rotation.toRotationMatrix();
+  for (int n = 1; n <= 10; ++n) {
+    sim->step();
+    ASSERT_LT((sim->poses()[0].p - box.position).norm(), kRowTolerance) << "step " << n;
+    ASSERT_LT((sim->poses()[0].A - R).cwiseAbs().maxCoeff(), kRowTolerance) << "step " << n;
+  }
+}
+
 // ------------------------------------------------------------ universal
 
-TEST(JointTypes, UniversalKeepsItsAxesPerpendicularAndBothAnglesChange) {
+TEST_P(JointTypes, UniversalKeepsItsAxesPerpendicularAndBothAnglesChange) {
+  AFFIX_REQUIRE(GetParam(), JointType::universal);
   const Vec3 anchor(0, 0, 0), a1 = Vec3::UnitX(), a2 = Vec3::UnitY();
   BodyDef bob = test::box_body("bob", Vec3(0.1, 0.1, 0.3), Vec3(0, 0, -0.25));
   spin_about(bob, anchor, Vec3(3, 4, 0));
@@ -284,13 +320,13 @@ TEST(JointTypes, UniversalKeepsItsAxesPerpendicularAndBothAnglesChange) {
   JointDef& j = add_joint(scene, JointType::universal, "bob", "world");
   j.anchor = anchor;
   j.axes = {a1, a2};
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   Range theta1, theta2;
   double max_dot = 0.0;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     ASSERT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
     // a1 is carried by body1, a2 by body2 (the world).
     const Vec3 b1 = (track.motion(0) * a1).normalized(), b2 = (track.motion(kWorld) * a2).normalized();
@@ -314,7 +350,8 @@ TEST(JointTypes, UniversalKeepsItsAxesPerpendicularAndBothAnglesChange) {
 
 // ------------------------------------------------------------ cone_twist
 
-TEST(JointTypes, ConeTwistKeepsSwingAndTwistWithinTheirRanges) {
+TEST_P(JointTypes, ConeTwistKeepsSwingAndTwistWithinTheirRanges) {
+  AFFIX_REQUIRE(GetParam(), JointType::cone_twist, Feature::joint_limits);
   const Vec3 anchor(0, 0, 0);
   Mat3 frame;  // x: twist axis along the hanging box, y: swing1, z: swing2
   frame.col(0) = -Vec3::UnitZ();
@@ -330,13 +367,13 @@ TEST(JointTypes, ConeTwistKeepsSwingAndTwistWithinTheirRanges) {
   j.twist_limits = twist;
   j.swing1_limits = swing1;
   j.swing2_limits = swing2;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   Range t, s1, s2;
   double worst = -1.0;  // largest excess over a range (rad)
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     ASSERT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
     // R in the joint frame = R_z(swing2)·R_y(swing1)·R_x(twist).
     const Mat3 R = frame.transpose() * track.relative_rotation(0, kWorld) * frame;
@@ -362,7 +399,8 @@ TEST(JointTypes, ConeTwistKeepsSwingAndTwistWithinTheirRanges) {
 
 // ------------------------------------------------------------ prismatic
 
-TEST(JointTypes, PrismaticToWorldSlidesAlongItsAxisWithinItsLimits) {
+TEST_P(JointTypes, PrismaticToWorldSlidesAlongItsAxisWithinItsLimits) {
+  AFFIX_REQUIRE(GetParam(), JointType::prismatic, Feature::joint_limits);
   const Vec3 anchor(0, 0, 0), axis = Vec3(1, 0, 1).normalized();
   const double lo = -0.15, hi = 0.1;
   BodyDef slider = test::box_body("slider", Vec3(0.2, 0.2, 0.2), anchor);
@@ -373,12 +411,12 @@ TEST(JointTypes, PrismaticToWorldSlidesAlongItsAxisWithinItsLimits) {
   j.anchor = anchor;
   j.axis = axis;
   j.limits = std::array<double, 2>{lo, hi};
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   Range s;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     ASSERT_LT((track.pose(0).A - track.initial_pose(0).A).cwiseAbs().maxCoeff(), kRowTolerance) << "step " << n;
     const Vec3 d = track.point(0, anchor) - anchor;
     const double along = d.dot(axis);
@@ -418,14 +456,14 @@ struct RailResult {
 };
 
 /// Runs the rail scene, checking the block's point against the rail's line after every step.
-RailResult run_rail(const Scene& scene, const Vec3& point, bool rotation_locked) {
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+RailResult run_rail(const std::string& solver, const Scene& scene, const Vec3& point, bool rotation_locked) {
+  const auto sim = test::simulate(scene, solver);
+  Tracker track(*sim);
   const Mat3 M0 = track.pose(1).A.inverse() * track.pose(0).A;
   RailResult r;
   for (int n = 1; n <= 120; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     if (rotation_locked) {
       EXPECT_LT((track.pose(1).A.inverse() * track.pose(0).A - M0).cwiseAbs().maxCoeff(), kRowTolerance)
           << "relative rotation changed, step " << n;
@@ -443,10 +481,11 @@ RailResult run_rail(const Scene& scene, const Vec3& point, bool rotation_locked)
   return r;
 }
 
-TEST(JointTypes, PrismaticOnAMovingBodyStaysOnItsLineWithinPenaltyTolerance) {
+TEST_P(JointTypes, PrismaticOnAMovingBodyStaysOnItsLineWithinPenaltyTolerance) {
+  AFFIX_REQUIRE(GetParam(), JointType::prismatic, JointType::hinge, Feature::joint_limits);
   BodyDef block;
   const Scene scene = rail_scene(block, JointType::prismatic);
-  const RailResult r = run_rail(scene, block.position, true);
+  const RailResult r = run_rail(GetParam(), scene, block.position, true);
   std::printf("prismatic (body): max off line %.2e m, travel [%.4f, %.4f] m\n", r.max_off_line, r.along.lo,
               r.along.hi);
   EXPECT_GT(r.along.hi, 0.15 - 5e-3) << "the block never reached the end of its range";
@@ -454,19 +493,20 @@ TEST(JointTypes, PrismaticOnAMovingBodyStaysOnItsLineWithinPenaltyTolerance) {
 
 // ------------------------------------------------------------ slider
 
-TEST(JointTypes, SliderOnAWorldPlaneStaysOnIt) {
+TEST_P(JointTypes, SliderOnAWorldPlaneStaysOnIt) {
+  AFFIX_REQUIRE(GetParam(), JointType::slider);
   const Vec3 point(0.1, 0, 0), normal = Vec3(0, 0.6, 0.8);
   BodyDef puck = test::box_body("puck", Vec3(0.2, 0.2, 0.2), Vec3::Zero());
   spin_about(puck, point, Vec3(1, 2, 3), Vec3(0.5, 0.4, -0.3) + 0.5 * normal);
   Scene scene = scene_of({puck});
   add_joint(scene, JointType::slider, "puck", "world").point = point;
   scene.joints.back().normal = normal;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   double travel = 0.0;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     const Vec3 d = track.point(0, point) - point;
     ASSERT_LT(std::abs(normal.dot(d)), kRowTolerance) << "off the plane, step " << n;
     travel = std::max(travel, d.norm());
@@ -474,7 +514,8 @@ TEST(JointTypes, SliderOnAWorldPlaneStaysOnIt) {
   EXPECT_GT(travel, 0.2) << "the point did not slide";
 }
 
-TEST(JointTypes, SliderOnAWorldLineStaysOnItWithinItsLimits) {
+TEST_P(JointTypes, SliderOnAWorldLineStaysOnItWithinItsLimits) {
+  AFFIX_REQUIRE(GetParam(), JointType::slider, Feature::joint_limits);
   const Vec3 point(0, 0, 0.1), direction = Vec3(0.6, 0, -0.8);
   const double lo = -0.1, hi = 0.2;
   BodyDef bead = test::box_body("bead", Vec3(0.2, 0.2, 0.2), Vec3::Zero());
@@ -484,12 +525,12 @@ TEST(JointTypes, SliderOnAWorldLineStaysOnItWithinItsLimits) {
   j.point = point;
   j.direction = direction;
   j.limits = std::array<double, 2>{lo, hi};
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   Range s;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     const Vec3 d = track.point(0, point) - point;
     const double along = d.dot(direction);
     ASSERT_LT((d - along * direction).norm(), kRowTolerance) << "off the line, step " << n;
@@ -502,10 +543,11 @@ TEST(JointTypes, SliderOnAWorldLineStaysOnItWithinItsLimits) {
   EXPECT_GT(s.hi, hi - 5e-3) << "the upper limit was never reached";
 }
 
-TEST(JointTypes, SliderOnAMovingBodysLineStaysOnItWithinPenaltyTolerance) {
+TEST_P(JointTypes, SliderOnAMovingBodysLineStaysOnItWithinPenaltyTolerance) {
+  AFFIX_REQUIRE(GetParam(), JointType::slider, JointType::hinge, Feature::joint_limits);
   BodyDef block;
   const Scene scene = rail_scene(block, JointType::slider);
-  const RailResult r = run_rail(scene, block.position, false);
+  const RailResult r = run_rail(GetParam(), scene, block.position, false);
   std::printf("slider (body line): max off line %.2e m, travel [%.4f, %.4f] m\n", r.max_off_line, r.along.lo,
               r.along.hi);
   EXPECT_GT(r.along.span(), 0.05) << "the block did not slide";
@@ -513,21 +555,23 @@ TEST(JointTypes, SliderOnAMovingBodysLineStaysOnItWithinPenaltyTolerance) {
 
 // ------------------------------------------------------------ distance
 
-TEST(JointTypes, DistanceHangingAtRestStretchesByMgOverK) {
-  // k = kPenaltyStiffnessPerMass × m against the world, so the static stretch is m g / k = g / 10⁷.
+// ipc-specific: ipc keeps a distance joint by a penalty of stiffness k = kPenaltyStiffnessPerMass × m
+// against the world, so the static stretch is m g / k = g / 10⁷ (an exact joint has none).
+TEST(JointTypesIpc, DistanceHangingAtRestStretchesByMgOverK) {
   const Vec3 top(0, 0, -0.4), hook(0, 0, 0);
   Scene scene = scene_of({test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, -0.5))});
   scene.settings.ipc.tolerance = 1e-8;  // the default stops Newton within ~1e-7 m, a tenth of m g / k
   JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
-  const double m = sim.bodies()[0].mass, k = kPenaltyStiffnessPerMass * m, expected = m * kG / k;
+  const auto model = test::compiled(scene, "ipc");
+  const auto sim = make_simulator(model);
+  Tracker track(*sim);
+  const double m = model->bodies[0].mass, k = kPenaltyStiffnessPerMass * m, expected = m * kG / k;
   double stretch = 0.0;
   for (int n = 1; n <= 50; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     stretch = (track.point(0, top) - hook).norm() - 0.4;
     ASSERT_LT(std::abs(stretch), 1e-3) << "step " << n;
   }
@@ -535,7 +579,8 @@ TEST(JointTypes, DistanceHangingAtRestStretchesByMgOverK) {
   EXPECT_NEAR(stretch, expected, 0.02 * expected);
 }
 
-TEST(JointTypes, DistanceSwingingKeepsItsLength) {
+TEST_P(JointTypes, DistanceSwingingKeepsItsLength) {
+  AFFIX_REQUIRE(GetParam(), JointType::distance);
   const Vec3 top(0, 0, -0.4), hook(0.1, 0, 0);
   BodyDef bob = test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, -0.5));
   bob.velocity = Vec3(0, 1.5, 0);
@@ -544,24 +589,26 @@ TEST(JointTypes, DistanceSwingingKeepsItsLength) {
   JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   const double length = (top - hook).norm();
   double worst = 0.0;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     const double error = std::abs((track.point(0, top) - hook).norm() - length);
     worst = std::max(worst, error);
     ASSERT_LT(error, 1e-3) << "step " << n;
   }
-  // Tension at most m(g + v²/l) with v² ≤ 1.5² + 2 g (swing height): a few times m g / k.
+  // Tension at most m(g + v²/l) with v² ≤ 1.5² + 2 g (swing height): a few times m g / k for ipc's
+  // penalty (JointTypesIpc.DistanceHangingAtRestStretchesByMgOverK); an exact joint stays well within.
   const double bound = (kG + (1.5 * 1.5 + 2.0 * kG * 0.2) / length) / kPenaltyStiffnessPerMass;
   std::printf("distance swinging: max |d - l| %.3e m (rough dynamic bound %.3e m)\n", worst, bound);
   EXPECT_LT(worst, 3.0 * bound);
 }
 
-TEST(JointTypes, DistanceWithOnlyAMaximumIsARope) {
+TEST_P(JointTypes, DistanceWithOnlyAMaximumIsARope) {
+  AFFIX_REQUIRE(GetParam(), JointType::distance, Feature::joint_limits);
   const Vec3 top(0, 0, -0.2), hook(0, 0, 0);
   const double max = 0.35;
   BodyDef bob = test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, -0.3));
@@ -571,12 +618,12 @@ TEST(JointTypes, DistanceWithOnlyAMaximumIsARope) {
   j.anchor1 = top;
   j.anchor2 = hook;
   j.max_length = max;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   Range d;
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     d.add((track.point(0, top) - hook).norm());
     ASSERT_LE(d.hi, max + 1e-12) << "step " << n;
   }
@@ -599,16 +646,17 @@ Scene overlapping_pair(bool collide_connected) {
   return scene;
 }
 
-TEST(JointTypes, JointedBodiesMayOverlapUnlessTheyCollide) {
-  IpcSimulator sim(test::compiled(overlapping_pair(false)));
-  Tracker track(sim);
+TEST_P(JointTypes, JointedBodiesMayOverlapUnlessTheyCollide) {
+  AFFIX_REQUIRE(GetParam(), JointType::ball);
+  const auto sim = test::simulate(overlapping_pair(false), GetParam());
+  Tracker track(*sim);
   for (int n = 1; n <= 30; ++n) {
-    ASSERT_NO_THROW(sim.step()) << "step " << n;
-    track.update(sim);
+    ASSERT_NO_THROW(sim->step()) << "step " << n;
+    track.update(*sim);
     ASSERT_LT(track.gap(0, 1, Vec3(0.075, 0, 0)), kRowTolerance) << "step " << n;
   }
   try {
-    IpcSimulator refused(test::compiled(overlapping_pair(true)));
+    const auto refused = test::simulate(overlapping_pair(true), GetParam());
     ADD_FAILURE() << "overlapping bodies that may collide were accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("intersects"), std::string::npos) << e.what();
@@ -617,51 +665,70 @@ TEST(JointTypes, JointedBodiesMayOverlapUnlessTheyCollide) {
 
 // ------------------------------------------------------------ closed loop
 
-TEST(JointTypes, FourBarLinkageDropsRedundantRowsAndStaysClosed) {
-  // A planar four-bar in the xz-plane hanging from a fixed ground link; every hinge axis is y.
+/// A planar four-bar in the xz-plane hanging from a fixed ground link; every hinge axis is y.
+struct FourBar {
+  struct Hinge {
+    const char *body1, *body2;
+    Vec3 anchor;
+  };
+  Scene scene;
+  std::vector<Hinge> hinges;
+};
+
+FourBar four_bar() {
   const Vec3 A(0, 0, 0), D(0.4, 0, 0), B = A + Vec3(0.1, 0, -0.3), C = D + Vec3(0.05, 0, -0.35);
   BodyDef ground = link_body("ground", A, D, 0.03);
   ground.fixed = true;
   BodyDef crank = link_body("crank", A, B, 0.03);
   crank.angular_velocity = Vec3(0, 2, 0);
   crank.velocity = crank.angular_velocity.cross(crank.position - A);
-  Scene scene = scene_of({ground, crank, link_body("coupler", B, C, 0.03), link_body("rocker", D, C, 0.03)});
-  const struct {
-    const char *body1, *body2;
-    Vec3 anchor;
-  } hinges[] = {{"crank", "ground", A}, {"coupler", "crank", B}, {"rocker", "coupler", C}, {"rocker", "ground", D}};
-  for (const auto& h : hinges) {
-    JointDef& j = add_joint(scene, JointType::hinge, h.body1, h.body2);
+  FourBar f{scene_of({ground, crank, link_body("coupler", B, C, 0.03), link_body("rocker", D, C, 0.03)}),
+            {{"crank", "ground", A}, {"coupler", "crank", B}, {"rocker", "coupler", C}, {"rocker", "ground", D}}};
+  for (const auto& h : f.hinges) {
+    JointDef& j = add_joint(f.scene, JointType::hinge, h.body1, h.body2);
     j.anchor = h.anchor;
     j.axis = Vec3::UnitY();
   }
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  return f;
+}
+
+TEST_P(JointTypes, FourBarLinkageStaysClosed) {
+  AFFIX_REQUIRE(GetParam(), JointType::hinge, Feature::prescribed_motion);
+  const FourBar f = four_bar();
+  const auto model = test::compiled(f.scene, GetParam());
+  const auto sim = make_simulator(model);
+  Tracker track(*sim);
   Range crank_angle;
   for (int n = 1; n <= 150; ++n) {
-    const StepStats stats = sim.step();
-    if (n == 1) {
-      // With parallel axes, the fourth hinge's rows are implied by the others in 3 of 6 directions
-      // (the loop's affine maps telescope), and the solver counts each dropped row as a warning.
-      std::printf("four-bar: first step warnings %d\n", stats.warnings);
-      EXPECT_GT(stats.warnings, 0) << "the closed loop's redundant rows were not reported";
-    }
-    track.update(sim);
-    for (const auto& h : hinges) {
-      const int b1 = *scene.body_index(h.body1), b2 = *scene.body_index(h.body2);
+    sim->step();
+    track.update(*sim);
+    for (const auto& h : f.hinges) {
+      const int b1 = *f.scene.body_index(h.body1), b2 = *f.scene.body_index(h.body2);
       ASSERT_LT(track.gap(b1, b2, h.anchor), kRowTolerance) << h.body1 << "-" << h.body2 << ", step " << n;
       ASSERT_LT(track.gap(b1, b2, h.anchor + 0.05 * Vec3::UnitY()), kRowTolerance)
           << h.body1 << "-" << h.body2 << ", step " << n;
     }
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
     crank_angle.add(angle_about(track.relative_rotation(1, 0), Vec3::UnitY()));
   }
   std::printf("four-bar: crank angle range %.3f rad\n", crank_angle.span());
   EXPECT_GT(crank_angle.span(), 0.1) << "the linkage did not move";
 }
 
+// ipc-specific: ipc eliminates hinge rows by a change of variables and drops the linearly dependent ones.
+TEST(JointTypesIpc, FourBarLinkageDropsRedundantRows) {
+  const auto sim = test::simulate(four_bar().scene, "ipc");
+  const StepStats stats = sim->step();
+  // With parallel axes, the fourth hinge's rows are implied by the others in 3 of 6 directions
+  // (the loop's affine maps telescope), and the solver counts each dropped row as a warning.
+  std::printf("four-bar: first step warnings %d\n", stats.warnings);
+  EXPECT_GT(stats.warnings, 0) << "the closed loop's redundant rows were not reported";
+}
+
 // ------------------------------------------------------------ kinematic driver
 
-TEST(JointTypes, BodyHangingFromAKinematicBodyFollowsIt) {
+TEST_P(JointTypes, BodyHangingFromAKinematicBodyFollowsIt) {
+  AFFIX_REQUIRE(GetParam(), JointType::ball, Feature::prescribed_motion);
   const Vec3 anchor(0, 0, 0.8);
   BodyDef driver = test::box_body("driver", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 1));
   Kinematic k;
@@ -671,17 +738,19 @@ TEST(JointTypes, BodyHangingFromAKinematicBodyFollowsIt) {
   BodyDef bob = test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 0.6));
   Scene scene = scene_of({driver, bob});
   add_joint(scene, JointType::ball, "bob", "driver").anchor = anchor;
-  IpcSimulator sim(test::compiled(scene));
-  Tracker track(sim);
+  const auto sim = test::simulate(scene, GetParam());
+  Tracker track(*sim);
   for (int n = 1; n <= 150; ++n) {
-    sim.step();
-    track.update(sim);
+    sim->step();
+    track.update(*sim);
     ASSERT_LT(track.gap(1, 0, anchor), kRowTolerance) << "step " << n;
   }
   const Vec3 expected_anchor = anchor + 1.5 * k.velocity;  // the anchor is on the spin axis
   EXPECT_LT((track.point(0, anchor) - expected_anchor).norm(), 1e-9);
   EXPECT_GT((track.pose(1).p - bob.position).norm(), 0.7) << "the hanging body did not follow";
 }
+
+INSTANTIATE_TEST_SUITE_P(AllSolvers, JointTypes, ::testing::ValuesIn(solver_names()), test::SolverName());
 
 }  // namespace
 }  // namespace affix

@@ -1,14 +1,26 @@
 #pragma once
-// Helpers for physics tests: scenes built in code, and the physical quantities of affine bodies that
-// the closed-form answers are about (momenta, lowest vertex, centre of mass).
+// Helpers for physics tests, which run on every solver back-end through the Simulator interface
+// (DESIGN §1, §6): scenes built in code, the solver built by name, skipping with the reason when a
+// solver lacks what a test needs, and the physical quantities the closed-form answers are about
+// (momenta, lowest vertex, joint anchor gaps) from the model and the reported poses and velocities.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
 
-#include "affix/body/affine_body.hpp"
 #include "affix/model/model.hpp"
+#include "affix/model/simulator.hpp"
 #include "affix/scene/scene.hpp"
+#include "affix/solvers/registry.hpp"
 
 namespace affix::test {
+
+// ------------------------------------------------------------ scenes built in code
 
 inline BodyDef box_body(const std::string& name, const Vec3& size, const Vec3& position) {
   BodyDef b;
@@ -28,28 +40,143 @@ inline Scene scene_with(std::vector<BodyDef> bodies, double dt, std::optional<Gr
   return s;
 }
 
-/// The scene compiled into the model a solver is built from.
-inline std::shared_ptr<const Model> compiled(const Scene& scene) { return std::make_shared<const Model>(compile(scene)); }
+// ------------------------------------------------------------ solvers by name
+
+/// Tests parameterised over solver_names(): GetParam() is the solver's name.
+class SolverTest : public ::testing::TestWithParam<std::string> {};
+
+/// Names each instantiation after its solver (AllSolvers/FreeFlight.X/ipc).
+struct SolverName {
+  std::string operator()(const ::testing::TestParamInfo<std::string>& info) const { return info.param; }
+};
+
+/// The scene compiled for the named solver (settings.solver = solver): the model the solver is built
+/// from, and where the tests read masses, moments and meshes.
+inline std::shared_ptr<const Model> compiled(Scene scene, const std::string& solver) {
+  scene.settings.solver = solver;
+  return std::make_shared<const Model>(compile(scene));
+}
+
+/// The named solver built for the scene through the registry.
+inline std::unique_ptr<Simulator> simulate(const Scene& scene, const std::string& solver) {
+  return make_simulator(compiled(scene, solver));
+}
+
+/// What a test needs from its solver beyond rigid or affine bodies under gravity and forces: the
+/// fields of SolverCapabilities.
+enum class Feature {
+  ground_contact,
+  body_contact,
+  friction,
+  intersection_free,
+  prescribed_motion,
+  joint_limits,
+  bdf2,
+  damping
+};
+
+inline const char* to_string(Feature f) {
+  switch (f) {
+    case Feature::ground_contact: return "ground contact";
+    case Feature::body_contact: return "body contact";
+    case Feature::friction: return "friction";
+    case Feature::intersection_free: return "intersection-free contact";
+    case Feature::prescribed_motion: return "prescribed motion";
+    case Feature::joint_limits: return "joint limits";
+    case Feature::bdf2: return "the bdf2 integrator";
+    case Feature::damping: return "damping";
+  }
+  return "?";
+}
+
+inline bool has(const SolverCapabilities& c, Feature f) {
+  switch (f) {
+    case Feature::ground_contact: return c.ground_contact;
+    case Feature::body_contact: return c.body_contact;
+    case Feature::friction: return c.friction;
+    case Feature::intersection_free: return c.intersection_free;
+    case Feature::prescribed_motion: return c.prescribed_motion;
+    case Feature::joint_limits: return c.joint_limits;
+    case Feature::bdf2: return c.bdf2;
+    case Feature::damping: return c.damping;
+  }
+  return false;
+}
+
+/// One need: a feature or a joint type.
+struct Need {
+  Need(Feature f) : what(f) {}     // NOLINT(google-explicit-constructor): written bare in AFFIX_REQUIRE
+  Need(JointType t) : what(t) {}   // NOLINT(google-explicit-constructor)
+  std::variant<Feature, JointType> what;
+};
+
+/// "<solver> does not support <need>" for the first need that `caps` lacks; empty when it has them all.
+inline std::string missing(const std::string& solver, const SolverCapabilities& caps,
+                           std::initializer_list<Need> needs) {
+  for (const Need& need : needs) {
+    if (const Feature* f = std::get_if<Feature>(&need.what); f && !has(caps, *f))
+      return solver + " does not support " + to_string(*f);
+    if (const JointType* t = std::get_if<JointType>(&need.what); t && !caps.supports(*t))
+      return solver + " does not support " + std::string(affix::to_string(*t)) + " joints";
+  }
+  return {};
+}
+
+/// The same for the named solver's declared capabilities.
+inline std::string missing(const std::string& solver, std::initializer_list<Need> needs) {
+  return missing(solver, solver_capabilities(solver), needs);
+}
+
+}  // namespace affix::test
+
+/// Skips the current test, saying why, unless the named solver supports every need listed
+/// (test::Feature values and JointType values): AFFIX_REQUIRE(GetParam(), Feature::bdf2, JointType::hinge).
+#define AFFIX_REQUIRE(solver, ...)                                                                  \
+  if (const std::string affix_missing_ = ::affix::test::missing((solver), {__VA_ARGS__});           \
+      !affix_missing_.empty())                                                                      \
+  GTEST_SKIP() << affix_missing_
+
+namespace affix::test {
+
+// ------------------------------------------------------------ quantities from poses and velocities
+
+/// Where the rest point x̄ of a body in `pose` is now: A x̄ + p.
+inline Vec3 world_point(const BodyPose& pose, const Vec3& x_bar) { return pose.A * x_bar + pose.p; }
 
 /// Linear momentum ∫ρ ẋ dV = m ṗ + Ȧ (m c̄).
-inline Vec3 linear_momentum(const AffineBody& b, const Vec12& qdot) {
-  return b.mass * state_translation(qdot) + state_matrix(qdot) * (b.mass * b.center_of_mass);
+inline Vec3 linear_momentum(const ModelBody& b, const BodyVelocity& v) {
+  return b.mass * v.linear + v.A_dot * (b.mass * b.center_of_mass);
 }
 
 /// Angular momentum about the world origin, ∫ρ x × ẋ dV with x = A x̄ + p, ẋ = Ȧ x̄ + ṗ:
-/// L_k = ε_kij W_ij, W = ∫ρ x ẋᵀ = m p ṗᵀ + p (Ȧ m c̄)ᵀ + (A m c̄) ṗᵀ + A S Ȧᵀ.
-inline Vec3 angular_momentum(const AffineBody& b, const Vec12& q, const Vec12& qdot) {
-  const Vec3 p = state_translation(q), v = state_translation(qdot), mc = b.mass * b.center_of_mass;
-  const Mat3 A = state_matrix(q), Adot = state_matrix(qdot);
-  const Mat3 W = b.mass * p * v.transpose() + p * (Adot * mc).transpose() + (A * mc) * v.transpose() +
-                 A * b.second_moment * Adot.transpose();
+/// L_k = ε_kij W_ij, W = ∫ρ x ẋᵀ = m p ṗᵀ + p (Ȧ m c̄)ᵀ + (A m c̄) ṗᵀ + A S Ȧᵀ (S: the second moment).
+inline Vec3 angular_momentum(const ModelBody& b, const BodyPose& x, const BodyVelocity& v) {
+  const Vec3 mc = b.mass * b.center_of_mass;
+  const Mat3 W = b.mass * x.p * v.linear.transpose() + x.p * (v.A_dot * mc).transpose() +
+                 (x.A * mc) * v.linear.transpose() + x.A * b.second_moment * v.A_dot.transpose();
   return Vec3(W(1, 2) - W(2, 1), W(2, 0) - W(0, 2), W(0, 1) - W(1, 0));
 }
 
-inline double lowest_vertex(const AffineBody& b, const Vec12& q) {
+/// The lowest z of the body's mesh in `pose`.
+inline double lowest_vertex(const ModelBody& b, const BodyPose& pose) {
   double z = std::numeric_limits<double>::infinity();
-  for (const Vec3& x_bar : b.mesh->vertices) z = std::min(z, world_point(q, x_bar).z());
+  for (const Vec3& x_bar : b.mesh->vertices) z = std::min(z, world_point(pose, x_bar).z());
   return z;
+}
+
+/// Whether a joint's two frame origins coincide when the joint holds (not so for distance joints,
+/// whose anchors are `length` apart, nor prismatic and slider joints, which slide apart).
+inline bool anchors_coincide(JointType type) {
+  return type != JointType::distance && type != JointType::prismatic && type != JointType::slider;
+}
+
+/// The largest ‖anchor1 − anchor2‖ over the joints whose anchors coincide, from the solver's
+/// joint_records() (each anchor carried by its own body).
+inline double max_anchor_gap(const Model& model, const std::vector<JointRecord>& records) {
+  double gap = 0.0;
+  for (const JointRecord& r : records)
+    if (anchors_coincide(model.joints[r.joint].def.type)) gap = std::max(gap, (r.anchor1 - r.anchor2).norm());
+  return gap;
 }
 
 }  // namespace affix::test
