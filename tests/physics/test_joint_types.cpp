@@ -291,10 +291,9 @@ TEST_P(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
   EXPECT_GT(turned, 0.5) << "the welded pair did not move";
 }
 
-// Known failure, disabled: when the welded body is the scene's only free one, ipc is left with no
-// unknown and crashes in CHOLMOD (segmentation fault; `affix run` does the same on such a scene).
-// Enable once ipc steps a system with no free DOF.
-TEST_P(JointTypes, DISABLED_FixedToTheWorldHoldsALoneBodyStill) {
+// The welded body is the scene's only free one: the joint-space system has no unknown left (ipc used
+// to crash in CHOLMOD on the 0×0 system).
+TEST_P(JointTypes, FixedToTheWorldHoldsALoneBodyStill) {
   AFFIX_REQUIRE(GetParam(), JointType::fixed);
   BodyDef box = test::box_body("box", Vec3::Constant(0.2), Vec3(0, 0, 1));
   box.rotation = Quat(Eigen::AngleAxisd(0.3, Vec3::UnitX()));

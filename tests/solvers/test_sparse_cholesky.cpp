@@ -238,5 +238,16 @@ TEST(SparseCholesky, AnIndefiniteMatrixIsRefusedAndAnSpdOneAfterItStillSolves) {
   EXPECT_EQ(solver.symbolic_analyses(), 1) << "same pattern as the refused matrix";
 }
 
+TEST(SparseCholesky, ASystemWithNoUnknownsIsSolvedByTheEmptyVector) {
+  // Every DOF held by joints to the world leaves the joint-space system 0×0; CHOLMOD cannot analyse it.
+  SparseCholesky solver;
+  EXPECT_TRUE(solver.factorize(Eigen::SparseMatrix<double>(0, 0)));
+  EXPECT_EQ(solver.solve(VecX(0)).size(), 0);
+  BlockHessian none;
+  none.reset(0);
+  EXPECT_TRUE(solver.factorize(none));
+  EXPECT_EQ(solver.solve(VecX(0)).size(), 0);
+}
+
 }  // namespace
 }  // namespace affix

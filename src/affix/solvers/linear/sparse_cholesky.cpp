@@ -52,6 +52,8 @@ void SparseCholesky::fill_values(const BlockHessian& H) {
 }
 
 bool SparseCholesky::factorize(const BlockHessian& H) {
+  empty_ = H.block_count() == 0;
+  if (empty_) return true;
   Pattern pattern;
   pattern.reserve(H.couplings().size());
   for (const auto& [key, block] : H.couplings()) pattern.push_back(key);
@@ -70,6 +72,10 @@ bool SparseCholesky::factorize(const BlockHessian& H) {
 }
 
 bool SparseCholesky::factorize(const Eigen::SparseMatrix<double>& A) {
+  // A system with no unknowns (every DOF held by joints to the world) is solved by the empty vector;
+  // CHOLMOD cannot analyse a 0×0 matrix.
+  empty_ = A.rows() == 0;
+  if (empty_) return true;
   Eigen::SparseMatrix<double> lower = A.triangularView<Eigen::Lower>();
   lower.makeCompressed();
   // Compare the pattern in place: this runs every Newton iteration.
@@ -94,6 +100,6 @@ bool SparseCholesky::factorize(const Eigen::SparseMatrix<double>& A) {
   return llt_->info() == Eigen::Success;
 }
 
-VecX SparseCholesky::solve(const VecX& b) { return llt_->solve(b); }
+VecX SparseCholesky::solve(const VecX& b) { return empty_ ? VecX(0) : VecX(llt_->solve(b)); }
 
 }  // namespace affix

@@ -22,7 +22,7 @@ class SparseCholesky {
   /// Factorises a symmetric sparse matrix given whole (the reduced joint-space system); the symbolic
   /// analysis is kept while its pattern is unchanged.
   bool factorize(const Eigen::SparseMatrix<double>& A);
-  /// Solves H x = b with the last factorisation.
+  /// Solves H x = b with the last factorisation (a system of size 0 gives the empty vector).
   VecX solve(const VecX& b);
   int symbolic_analyses() const { return symbolic_analyses_; }
 
@@ -37,6 +37,7 @@ class SparseCholesky {
   std::vector<int> general_outer_, general_inner_;  // pattern of the last general matrix
   std::unique_ptr<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>> llt_;
   int symbolic_analyses_ = 0;
+  bool empty_ = false;  // the last system had no unknowns
 };
 
 }  // namespace affix
