@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "affix/error.hpp"
+#include "affix/scene/replace_file.hpp"
 
 namespace affix {
 
@@ -185,11 +186,9 @@ nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& ba
 nlohmann::json scene_to_json(const Scene& scene) { return scene_to_json(scene, scene.file.parent_path()); }
 
 void save_scene(const Scene& scene, const std::filesystem::path& file) {
-  std::ofstream out(file, std::ios::binary);
-  if (!out) throw InputError(file.string() + ": cannot write file (" + std::strerror(errno) + ")");
-  out << scene_to_json(scene, file.parent_path()).dump(2) << '\n';
-  out.flush();
-  if (!out) throw InputError(file.string() + ": cannot write file (" + std::strerror(errno) + ")");
+  // Whole or not at all: a failed write leaves an earlier file as it was (replace_file.hpp).
+  if (auto reason = replace_file(file, scene_to_json(scene, file.parent_path()).dump(2) + "\n"))
+    throw InputError(file.string() + ": cannot write file (" + *reason + ")");
 }
 
 }  // namespace affix

@@ -11,6 +11,7 @@
 
 #include "affix/error.hpp"
 #include "affix/io/scene_meshes.hpp"
+#include "affix/scene/replace_file.hpp"
 #include "affix/viewer/assets.hpp"
 #include "affix/viewer/base64.hpp"
 #include "affix/viewer/records_reader.hpp"
@@ -193,11 +194,9 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
 }
 
 void write_view_page(const fs::path& file, const ViewPage& page) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(file.string() + ": cannot write the page");
-  out << page.html;
-  out.flush();
-  if (!out) throw InputError(file.string() + ": writing the page failed (disk full?)");
+  // Whole or not at all: a failed write leaves no half page and an earlier page as it was.
+  if (auto reason = replace_file(file, page.html))
+    throw InputError(file.string() + ": cannot write the page (" + *reason + ")");
 }
 
 }  // namespace affix::viewer
