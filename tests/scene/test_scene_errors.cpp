@@ -309,6 +309,11 @@ TEST(SceneErrors, BadBodyNames) {
                "bodies[1].name", "unique");
   expect_error(body_scene(R"({ "name": "world", "shape": { "sphere": 1 } })"), "bodies[0].name", "world");
   expect_error(body_scene(R"({ "name": "", "shape": { "sphere": 1 } })"), "bodies[0].name", "non-empty");
+  // A line break in a name would split its CSV row in the run output.
+  expect_error(body_scene(R"({ "name": "a\nb", "shape": { "sphere": 1 } })"), "bodies[0].name", "control characters");
+  expect_error(body_scene(R"({ "name": "a\tb", "shape": { "sphere": 1 } })"), "bodies[0].name", "control characters");
+  expect_error(joint_scene(R"({ "name": "j\r", "type": "ball", "body1": "a", "body2": "b", "anchor": [0, 0, 0] })"),
+               "joints[0].name", "control characters");
 }
 
 TEST(SceneErrors, BadShapes) {

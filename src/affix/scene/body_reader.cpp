@@ -77,7 +77,7 @@ CollisionFilter read_collision(const JsonReader& value) {
 }
 
 std::string read_body_name(const JsonReader& value) {
-  std::string name = value.non_empty_string();
+  std::string name = value.name();
   // Joints name the static world "world"; a body of that name would be ambiguous.
   if (name == "world") value.expected("a body name other than \"world\" (reserved)");
   return name;

@@ -209,7 +209,7 @@ JointDef read_joint(const JsonReader& value, int index, const BodyNames& bodies)
   obj.allow_only(allowed_fields(joint.type), what);
 
   joint.name = "joint" + std::to_string(index);
-  if (auto v = obj.find("name")) joint.name = v->non_empty_string();
+  if (auto v = obj.find("name")) joint.name = v->name();
   read_bodies(obj, bodies, joint);
   read_type_fields(obj, joint, what);
   if (auto v = obj.find("collide_connected")) joint.collide_connected = v->boolean();

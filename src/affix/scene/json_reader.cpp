@@ -151,6 +151,13 @@ std::string JsonReader::non_empty_string() const {
   return s;
 }
 
+std::string JsonReader::name() const {
+  std::string s = non_empty_string();
+  for (const char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) expected("a name without control characters");
+  return s;
+}
+
 Vec3 JsonReader::vec3() const {
   if (!value_->is_array() || value_->size() != 3) expected("an array of 3 numbers");
   const auto items = array();

@@ -44,6 +44,9 @@ class JsonReader {
   bool boolean() const;
   std::string string() const;
   std::string non_empty_string() const;
+  /// A non-empty string without control characters (line breaks, tabs, NUL…): a name, which the run
+  /// output writes into one CSV field of one line.
+  std::string name() const;
 
   // Vectors: arrays of exactly three numbers.
   Vec3 vec3() const;
