@@ -5,6 +5,8 @@
 //   ∇_q E = Σ_k J(x̄_k)ᵀ ∇_{x_k} E,   ∇²_q E = Σ_kl J(x̄_k)ᵀ ∇²_{x_k x_l} E J(x̄_l),
 // gathered into the blocks of the (at most two) bodies a stencil touches. World points (body −1) are
 // constants and drop out. A Hessian projected to PSD in point space stays PSD under this congruence.
+#include <type_traits>
+
 #include "affix/body/affine_body.hpp"
 #include "affix/joints/joint_model.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
@@ -20,9 +22,11 @@ struct StencilBodyTerms {
 };
 
 /// The chain rule above for `count` points with stacked point-space gradient g (3·count) and Hessian H.
-/// a is the body of the first point on a body, b the first other one.
-template <class Gradient, class Hessian>
-StencilBodyTerms stencil_to_bodies(const BodyPoint* points, int count, double value, const Gradient& g,
+/// a is the body of the first point on a body, b the first other one. `Count` is an int, or a
+/// std::integral_constant when the count is known at compile time (joint stencils), which lets the
+/// compiler unroll the loops.
+template <class Count, class Gradient, class Hessian>
+StencilBodyTerms stencil_to_bodies(const BodyPoint* points, Count count, double value, const Gradient& g,
                                    const Hessian& H) {
   StencilBodyTerms t;
   t.value = value;
@@ -49,6 +53,10 @@ StencilBodyTerms stencil_to_bodies(const BodyPoint* points, int count, double va
   }
   return t;
 }
+
+/// A stencil of N points, N known at compile time.
+template <int N>
+using StencilSize = std::integral_constant<int, N>;
 
 /// gradient += scale·∇ of the stencil, in its bodies' segments.
 inline void add_stencil_gradient(const StencilBodyTerms& t, double scale, VecX& gradient) {

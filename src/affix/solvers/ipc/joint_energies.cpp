@@ -46,7 +46,7 @@ void JointEnergies::add_derivatives(const VecX& q, double kappa, double beta_h2,
   for (const JointPenalty& p : model_.penalties) {
     const StencilDerivatives d = joint_penalty(p.kind, penalty_positions(q, p), p.length, p.stiffness);
     const StencilBodyTerms t =
-        stencil_to_bodies(p.points.data(), 4, d.value, d.gradient, project_to_psd<12>(d.hessian));
+        stencil_to_bodies(p.points.data(), StencilSize<4>{}, d.value, d.gradient, project_to_psd<12>(d.hessian));
     add_stencil_gradient(t, beta_h2, gradient);
     add_stencil_hessian(t, beta_h2, H);
   }
@@ -54,7 +54,8 @@ void JointEnergies::add_derivatives(const VecX& q, double kappa, double beta_h2,
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, kappa);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    const StencilBodyTerms t = stencil_to_bodies(points, 2, d.value, d.gradient, project_to_psd<6>(d.hessian));
+    const StencilBodyTerms t =
+        stencil_to_bodies(points, StencilSize<2>{}, d.value, d.gradient, project_to_psd<6>(d.hessian));
     add_stencil_gradient(t, beta_h2, gradient);
     add_stencil_hessian(t, beta_h2, H);
   }
@@ -65,7 +66,8 @@ void JointEnergies::add_barrier_gradient(const VecX& q, double beta_h2, VecX& gr
     const PairDerivatives d = joint_limit_barrier(limit_positions(q, l), l.bound, l.side, chat_, 1.0);
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
-    add_stencil_gradient(stencil_to_bodies(points, 2, d.value, d.gradient, Mat6::Zero()), beta_h2,
+    const Mat6 no_hessian = Mat6::Zero();
+    add_stencil_gradient(stencil_to_bodies(points, StencilSize<2>{}, d.value, d.gradient, no_hessian), beta_h2,
                          gradient);
   }
 }
@@ -77,7 +79,8 @@ void JointEnergies::add_damping_hessian(const VecX& q, double kappa, BlockHessia
     if (d.value == 0.0) continue;
     const BodyPoint points[2] = {l.a, l.b};
     const Mat6 projected = project_to_psd<6>(d.hessian);
-    add_stencil_hessian(stencil_to_bodies(points, 2, d.value, Vec6::Zero(), projected), l.damping, H);
+    const Vec6 no_gradient = Vec6::Zero();
+    add_stencil_hessian(stencil_to_bodies(points, StencilSize<2>{}, d.value, no_gradient, projected), l.damping, H);
   }
 }
 
