@@ -5,16 +5,12 @@
 #include <cmath>
 #include <numbers>
 
+#include "affix/math/rotation.hpp"
+
 namespace affix {
 namespace {
 
 constexpr double kLinkMassFraction = 0.01;  // a virtual link weighs 1% of the lighter dynamic body
-
-/// Any unit vector perpendicular to the unit vector n.
-Vec3 perpendicular(const Vec3& n) {
-  const Vec3 helper = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
-  return n.cross(helper).normalized();
-}
 
 /// Compiles one scene joint at a time into the model (the cases of the header comment).
 class Builder {
@@ -126,14 +122,14 @@ class Builder {
 
   void stay_on_plane(int a, int b, const Vec3& point, const Vec3& n) {
     if (!moves(b)) return plane_row(a, point, n);
-    const Vec3 t1 = perpendicular(n), t2 = n.cross(t1);
+    const Vec3 t1 = any_perpendicular(n), t2 = n.cross(t1);
     add_penalty(PenaltyKind::plane, {point_of(a, point), point_of(b, point), point_of(b, point + length_ * t1),
                                      point_of(b, point + length_ * t2)}, a, b);
   }
 
   void stay_on_line(int a, int b, const Vec3& point, const Vec3& direction) {
     if (!moves(b)) {
-      const Vec3 n1 = perpendicular(direction);
+      const Vec3 n1 = any_perpendicular(direction);
       plane_row(a, point, n1);
       plane_row(a, point, direction.cross(n1));
       return;
@@ -207,7 +203,7 @@ class Builder {
     if (!range || range->max - range->min >= 2.0 * std::numbers::pi) return;
     const AngleRange r = opened_at_start(*range);
     if (r.max - r.min >= 2.0 * std::numbers::pi) return;
-    const Vec3 u = perpendicular(axis);
+    const Vec3 u = any_perpendicular(axis);
     const double middle = 0.5 * (r.max + r.min), half = 0.5 * (r.max - r.min);
     const Vec3 probe = anchor + length_ * u;
     const Vec3 middle_point = anchor + length_ * (Eigen::AngleAxisd(middle, axis) * u);

@@ -25,6 +25,11 @@ Mat3 skew(const Vec3& v) {
   return K;
 }
 
+Vec3 any_perpendicular(const Vec3& n) {
+  const Vec3 helper = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  return n.cross(helper).normalized();
+}
+
 Quat quaternion_from_axis_angle(const Vec3& axis, double radians) {
   const double length = axis.norm();
   if (!(length > 0.0) || !std::isfinite(length) || !std::isfinite(radians)) {

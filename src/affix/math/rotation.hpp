@@ -8,6 +8,10 @@ namespace affix {
 /// The cross-product matrix [v]ₓ, so that skew(v)·u = v × u.
 Mat3 skew(const Vec3& v);
 
+/// A unit vector perpendicular to the unit vector n, the same one for the same n (n × eₓ, or n × e_y
+/// when n is within about 25° of eₓ).
+Vec3 any_perpendicular(const Vec3& n);
+
 /// Unit quaternion rotating by `radians` about `axis` (right-handed). The axis need not be unit length;
 /// throws std::invalid_argument when it is zero or not finite.
 Quat quaternion_from_axis_angle(const Vec3& axis, double radians);

@@ -4,16 +4,11 @@
 // world point x at x̄ = Rᵀ(x − p) and the world direction d as Rᵀd.
 #include <cmath>
 
+#include "affix/math/rotation.hpp"
 #include "affix/model/model.hpp"
 
 namespace affix {
 namespace {
-
-/// A unit vector perpendicular to the unit vector n, chosen the same way for the same n.
-Vec3 any_perpendicular(const Vec3& n) {
-  const Vec3 helper = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
-  return n.cross(helper).normalized();
-}
 
 /// Right-handed orthonormal axes whose x is the unit vector x (and whose y is y, when y ⟂ x is given).
 Mat3 axes_from(const Vec3& x, const Vec3& y) {

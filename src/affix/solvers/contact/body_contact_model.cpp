@@ -11,6 +11,7 @@
 #include "affix/energy/barrier.hpp"
 #include "affix/energy/friction.hpp"
 #include "affix/math/psd_projection.hpp"
+#include "affix/math/rotation.hpp"
 #include "affix/solvers/assembly/stencil_assembly.hpp"
 
 namespace affix {
@@ -54,9 +55,8 @@ StencilDerivatives friction_derivatives(const PairFriction& f, const Vec12& x, d
 }
 
 Eigen::Matrix<double, 3, 2> tangent_basis(const Vec3& n) {
-  const Vec3 helper = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
   Eigen::Matrix<double, 3, 2> T;
-  T.col(0) = n.cross(helper).normalized();
+  T.col(0) = any_perpendicular(n);
   T.col(1) = n.cross(T.col(0));
   return T;
 }
