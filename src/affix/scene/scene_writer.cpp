@@ -1,9 +1,6 @@
 #include "affix/scene/scene_writer.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <numbers>
 
 #include "affix/error.hpp"

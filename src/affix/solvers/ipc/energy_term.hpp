@@ -32,6 +32,11 @@ class EnergyTerm {
   virtual void limit_steps(const VecX& /*q*/, const VecX& /*dq*/, std::vector<double>& /*alpha*/) const {}
 };
 
+/// alpha[i] = min(alpha[i], bound[i]): a term's CCD step bounds applied to the running ones.
+inline void lower_steps(std::vector<double>& alpha, const std::vector<double>& bound) {
+  for (std::size_t i = 0; i < alpha.size(); ++i) alpha[i] = std::min(alpha[i], bound[i]);
+}
+
 /// Body–body contact: barrier and lagged friction of every candidate stencil (BodyContactModel).
 class BodyContactTerm final : public EnergyTerm {
  public:
@@ -50,10 +55,7 @@ class BodyContactTerm final : public EnergyTerm {
     model_.add_damping_hessian(q, kappa, K);
   }
   void limit_steps(const VecX& q, const VecX& dq, std::vector<double>& alpha) const override {
-    lower(alpha, model_.max_steps(q, dq));
-  }
-  static void lower(std::vector<double>& alpha, const std::vector<double>& bound) {
-    for (std::size_t i = 0; i < alpha.size(); ++i) alpha[i] = std::min(alpha[i], bound[i]);
+    lower_steps(alpha, model_.max_steps(q, dq));
   }
 
  private:
@@ -78,7 +80,7 @@ class JointTerm final : public EnergyTerm {
     joints_.add_damping_hessian(q, kappa, K);
   }
   void limit_steps(const VecX& q, const VecX& dq, std::vector<double>& alpha) const override {
-    BodyContactTerm::lower(alpha, joints_.max_steps(q, dq));
+    lower_steps(alpha, joints_.max_steps(q, dq));
   }
 
  private:

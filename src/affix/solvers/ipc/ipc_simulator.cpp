@@ -27,7 +27,9 @@ constexpr double kMinStartGap = 1e-3;
 /// Bodies that may touch, and dynamic bodies and the ground, must start at least kMinStartGap·d̂
 /// apart (those that overlap or sit below the ground are refused before, with their own message).
 void refuse_bodies_too_close(const Model& scene, const std::vector<AffineBody>& bodies,
-                             IncrementalPotential& potential, const VecX& q0) {
+                             IncrementalPotential& potential) {
+  VecX q0(12 * bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies[i].q0;
   potential.update_contact_candidates(q0, nullptr);
   const ContactSummary s = potential.contact_summary(q0);
   const double dhat = scene.settings.ipc.dhat;
@@ -95,7 +97,7 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
       joint_space_(bodies_, joints_),
       drivers_(joint_drivers(bodies_, joints_)) {
   const Model& scene = *model_;
-  check_model(scene);
+  refuse_bodies_too_close(scene, bodies_, potential_);  // check_model's test, on the solver's own potential
 
   double total_mass = 0.0;
   int dynamic = 0;
@@ -138,9 +140,7 @@ void IpcSimulator::check_model(const Model& model) {
   const std::vector<AffineBody> bodies = affine_bodies(model);
   const JointModel no_joints;
   IncrementalPotential potential(bodies, model.ground, model.settings.ipc.dhat, no_joints);
-  VecX q0(12 * bodies.size());
-  for (std::size_t i = 0; i < bodies.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies[i].q0;
-  refuse_bodies_too_close(model, bodies, potential, q0);
+  refuse_bodies_too_close(model, bodies, potential);
 }
 
 StepConstants IpcSimulator::step_constants(const VecX& q_start,

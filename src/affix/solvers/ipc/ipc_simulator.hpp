@@ -54,8 +54,8 @@ class IpcSimulator final : public Simulator {
   void check_finite(const VecX& q) const;
 
   std::shared_ptr<const Model> model_;
-  Settings settings_;
-  std::vector<ForceDef> forces_;
+  const Settings& settings_;              // the model's
+  const std::vector<ForceDef>& forces_;   // the model's
   std::vector<AffineBody> bodies_;
   int scene_body_count_ = 0;
   JointModel joints_;                     // appends its virtual links to bodies_
