@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 
 namespace affix {
@@ -43,12 +44,7 @@ std::string cube_obj(int faces) {
   return obj;
 }
 
-std::vector<std::string> read_lines(const fs::path& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using test::read_lines;
 
 class CliTest : public testing::Test {
  protected:

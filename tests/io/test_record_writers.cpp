@@ -16,6 +16,7 @@
 #include "affix/io/contacts_writer.hpp"
 #include "affix/io/csv_reader.hpp"
 #include "affix/io/joints_writer.hpp"
+#include "support/files.hpp"
 
 namespace affix {
 namespace {
@@ -34,12 +35,7 @@ class RecordWritersTest : public testing::Test {
   fs::path dir_;
 };
 
-std::vector<std::string> read_lines(const fs::path& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using test::read_lines;
 
 double number(const std::string& field) { return std::strtod(field.c_str(), nullptr); }
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }

@@ -22,6 +22,7 @@
 #include "affix/io/stats_writer.hpp"
 #include "affix/io/summary.hpp"
 #include "affix/io/trajectory_writer.hpp"
+#include "support/files.hpp"
 
 namespace affix {
 namespace {
@@ -43,12 +44,7 @@ class WritersTest : public testing::Test {
   fs::path dir_;
 };
 
-std::vector<std::string> read_lines(const fs::path& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using test::read_lines;
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> fields;

@@ -7,40 +7,31 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "affix/scene/replace_file.hpp"
+#include "scene/scene_files.hpp"
+#include "support/files.hpp"
 
 namespace affix {
 namespace {
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("affix_replace_file_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::read_file;
+using test::TempDir;
 
 TEST(ReplaceFile, WritesTheWholeContentsAndLeavesNoTemporary) {
   TempDir dir;
-  const fs::path file = dir.path / "a.json";
+  const fs::path file = dir.path() / "a.json";
   std::ofstream(file) << "old";
   EXPECT_EQ(replace_file(file, "new contents\n"), std::nullopt);
-  EXPECT_EQ(read(file), "new contents\n");
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
+  EXPECT_EQ(read_file(file), "new contents\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
 }
 
 TEST(ReplaceFile, AFailedWriteLeavesTheOldFileAndNoTemporary) {
   TempDir dir;
-  const fs::path file = dir.path / "a.json";
+  const fs::path file = dir.path() / "a.json";
   std::ofstream(file) << "old";
   // A file-size limit of 1 KiB makes the 64 KiB write fail with EFBIG (SIGXFSZ ignored, as `affix` does).
   const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
@@ -53,24 +44,24 @@ TEST(ReplaceFile, AFailedWriteLeavesTheOldFileAndNoTemporary) {
   setrlimit(RLIMIT_FSIZE, &previous);
   std::signal(SIGXFSZ, previous_handler);
   ASSERT_NE(reason, std::nullopt);
-  EXPECT_EQ(read(file), "old");
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
+  EXPECT_EQ(read_file(file), "old");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
 }
 
 TEST(ReplaceFile, AMissingDirectoryIsAReasonNotAFile) {
   TempDir dir;
-  EXPECT_NE(replace_file(dir.path / "missing" / "a.json", "x"), std::nullopt);
-  EXPECT_FALSE(fs::exists(dir.path / "missing"));
+  EXPECT_NE(replace_file(dir.path() / "missing" / "a.json", "x"), std::nullopt);
+  EXPECT_FALSE(fs::exists(dir.path() / "missing"));
 }
 
 TEST(ReplaceFile, ASymbolicLinkIsWrittenThrough) {
   TempDir dir;
-  const fs::path target = dir.path / "target.json", link = dir.path / "link.json";
+  const fs::path target = dir.path() / "target.json", link = dir.path() / "link.json";
   std::ofstream(target) << "old";
   fs::create_symlink(target, link);
   EXPECT_EQ(replace_file(link, "new"), std::nullopt);
   EXPECT_TRUE(fs::is_symlink(link));
-  EXPECT_EQ(read(target), "new");
+  EXPECT_EQ(read_file(target), "new");
 }
 
 }  // namespace
