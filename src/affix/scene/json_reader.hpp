@@ -24,6 +24,9 @@ class JsonReader {
  public:
   /// The document root of `file`.
   JsonReader(const nlohmann::json& root, const std::filesystem::path& file);
+  /// A value that sits at `path` in `file` but is read apart from its document: a solver's block of
+  /// settings, which the scene keeps raw for the solver to read (messages name its place in the file).
+  JsonReader(const nlohmann::json& value, std::string path, const std::filesystem::path& file);
 
   const nlohmann::json& json() const { return *value_; }
   const std::string& path() const { return path_; }
@@ -62,7 +65,6 @@ class JsonReader {
 
  private:
   friend class ObjectReader;  // reports a missing field at the path it would have had
-  JsonReader(const nlohmann::json& value, std::string path, const std::filesystem::path& file);
   std::string child_path(std::string_view key) const;
   const nlohmann::json* value_;
   std::string path_;
