@@ -251,6 +251,25 @@ TEST_F(RunFailureTest, ABodyStartingCloserThanAThousandthOfDhatToTheGroundIsRefu
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
 }
 
+// settings.ipc is read by the ipc solver, not the scene loader: every command still refuses a bad value
+// as bad input, naming the file and the JSON path, before writing anything.
+TEST_F(RunFailureTest, ABadIpcSettingIsRefusedByEveryCommand) {
+  nlohmann::json scene = box_scene(0.01, 0.05);
+  scene["settings"]["ipc"] = {{"max_iterations", 0}};
+  const fs::path file = write_scene(scene);
+  const std::string expected =
+      "affix: error: " + file.string() + ": settings.ipc.max_iterations: expected an integer ≥ 1, got 0\n";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"validate", file.string()}, std::vector<std::string>{"info", file.string()},
+        std::vector<std::string>{"run", file.string(), "--out", (dir_ / "out").string()}}) {
+    const CommandResult r = affix(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_EQ(r.err, expected) << args[0];
+    EXPECT_EQ(r.out, "") << args[0];
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "out")) << "a refused scene writes nothing";
+}
+
 TEST_F(RunFailureTest, UsageErrorsAreOneLineInAffixsWords) {
   const fs::path scene = write_scene(box_scene(0.01, 0.05));
   for (const std::vector<std::string>& args :

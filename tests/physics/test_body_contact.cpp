@@ -8,6 +8,7 @@
 
 #include "affix/error.hpp"
 #include "affix/geometry/mesh_intersection.hpp"
+#include "affix/solvers/ipc/ipc_settings.hpp"
 #include "affix/solvers/ipc/ipc_simulator.hpp"
 #include "support/physics.hpp"
 
@@ -39,7 +40,7 @@ TEST_P(BodyContact, StackOfFiveBoxesRestsWithEachBoxWithinDhatOfTheOneBelow) {
   Scene scene = test::scene_with(boxes, 0.01);
   const auto model = test::compiled(scene, GetParam());
   const auto sim = make_simulator(model);
-  const double dhat = scene.settings.ipc.dhat;
+  const double dhat = read_ipc_settings(scene.settings, scene.file).dhat;
   for (int n = 0; n < 150; ++n) ASSERT_GT(sim->step().min_distance, 0.0) << "step " << n + 1;
   double top_below = 0.0;  // the ground
   for (int i = 0; i < 5; ++i) {
@@ -61,7 +62,7 @@ std::vector<double> box_on_box(const std::string& solver, double mu, int steps, 
   upper.friction = mu;
   Scene scene = test::scene_with({lower, upper}, dt, std::nullopt);
   scene.settings.gravity = kG * Vec3(std::sin(theta), 0, -std::cos(theta));
-  scene.settings.ipc.friction_iterations = friction_iterations;
+  scene.settings.solver_settings["ipc"]["friction_iterations"] = friction_iterations;
   const auto sim = test::simulate(scene, solver);
   std::vector<double> x;
   for (int n = 0; n < steps; ++n) {

@@ -28,7 +28,7 @@ Drift spinning_box_drift(const std::string& solver, Integrator integrator) {
   Scene scene = test::scene_with({box}, 0.01, std::nullopt);
   scene.settings.gravity.setZero();
   scene.settings.integrator = integrator;
-  scene.settings.ipc.tolerance = 1e-7;
+  scene.settings.solver_settings["ipc"]["tolerance"] = 1e-7;
   const auto model = test::compiled(scene, solver);
   const auto sim = make_simulator(model);
   const ModelBody& body = model->bodies[0];
@@ -70,7 +70,7 @@ TEST_P(FreeFlight, ConstantForceAndTorqueGiveClosedFormVelocities) {
   ball.shape = SphereShape{0.5, 48};
   Scene scene = test::scene_with({ball}, 0.005, std::nullopt);
   scene.settings.gravity.setZero();
-  scene.settings.ipc.tolerance = 1e-8;
+  scene.settings.solver_settings["ipc"]["tolerance"] = 1e-8;
   ForceDef push;
   push.body = "ball";
   push.body_index = 0;

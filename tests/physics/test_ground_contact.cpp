@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "affix/solvers/ipc/ipc_settings.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -24,7 +25,7 @@ TEST_P(GroundContact, DroppedBoxRestsAtHalfHeightAndNeverPenetrates) {
   const auto model = test::compiled(scene, GetParam());
   const auto sim = make_simulator(model);
   const ModelBody& body = model->bodies[0];
-  const double dhat = scene.settings.ipc.dhat;
+  const double dhat = read_ipc_settings(scene.settings, scene.file).dhat;
   for (int n = 0; n < 300; ++n) {
     sim->step();
     ASSERT_GT(test::lowest_vertex(body, sim->poses()[0]), 0.0) << "step " << n + 1;
@@ -48,7 +49,7 @@ SlideResult slide(const std::string& solver, double mu, int steps, double dt) {
   box.friction = mu;
   Scene scene = test::scene_with({box}, dt, Ground{0.0, mu});
   scene.settings.gravity = kG * Vec3(std::sin(theta), 0, -std::cos(theta));
-  scene.settings.ipc.tolerance = 1e-6;
+  scene.settings.solver_settings["ipc"]["tolerance"] = 1e-6;
   const auto sim = test::simulate(scene, solver);
   SlideResult r;
   r.start_x = sim->poses()[0].p.x();

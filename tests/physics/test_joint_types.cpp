@@ -559,7 +559,7 @@ TEST_P(JointTypes, SliderOnAMovingBodysLineStaysOnItWithinPenaltyTolerance) {
 TEST(JointTypesIpc, DistanceHangingAtRestStretchesByMgOverK) {
   const Vec3 top(0, 0, -0.4), hook(0, 0, 0);
   Scene scene = scene_of({test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, -0.5))});
-  scene.settings.ipc.tolerance = 1e-8;  // the default stops Newton within ~1e-7 m, a tenth of m g / k
+  scene.settings.solver_settings["ipc"]["tolerance"] = 1e-8;  // the default stops Newton within ~1e-7 m, a tenth of m g / k
   JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;

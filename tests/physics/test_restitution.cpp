@@ -14,6 +14,7 @@
 
 #include "affix/energy/barrier.hpp"
 #include "affix/scene/scene_loader.hpp"
+#include "affix/solvers/ipc/ipc_settings.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -56,7 +57,8 @@ Bounce first_bounce(const std::string& solver, Integrator integrator, double dam
   const auto model = test::compiled(scene, solver);
   const auto sim = make_simulator(model);
   const ModelBody& box = model->bodies[0];
-  const double g = -scene.settings.gravity.z(), kappa = *scene.settings.ipc.kappa, dhat = scene.settings.ipc.dhat;
+  const IpcSettings ipc = read_ipc_settings(scene.settings, scene.file);
+  const double g = -scene.settings.gravity.z(), kappa = *ipc.kappa, dhat = ipc.dhat;
   const double half_height = 0.5;
   const bool barrier_rest = solver == "ipc";  // ipc rests on its barrier, the others on the ground
   const double d_eq = barrier_rest ? equilibrium_gap(box.mass * g, kappa, dhat) : 0.0;

@@ -126,12 +126,7 @@ void expect_same_scene(const Scene& a, const Scene& b) {
   EXPECT_EQ(sa.solver, sb.solver);
   EXPECT_EQ(sa.integrator, sb.integrator);
   EXPECT_EQ(sa.output_fps, sb.output_fps);
-  EXPECT_EQ(sa.ipc.dhat, sb.ipc.dhat);
-  EXPECT_EQ(sa.ipc.epsv, sb.ipc.epsv);
-  EXPECT_EQ(sa.ipc.kappa, sb.ipc.kappa);
-  EXPECT_EQ(sa.ipc.tolerance, sb.ipc.tolerance);
-  EXPECT_EQ(sa.ipc.max_iterations, sb.ipc.max_iterations);
-  EXPECT_EQ(sa.ipc.friction_iterations, sb.ipc.friction_iterations);
+  EXPECT_EQ(sa.solver_settings, sb.solver_settings);  // raw blocks: the solvers read them
   ASSERT_EQ(a.ground.has_value(), b.ground.has_value());
   if (a.ground) {
     EXPECT_EQ(a.ground->height, b.ground->height);
@@ -167,7 +162,7 @@ TEST(SceneWriter, RoundTripOfEveryField) {
 
 TEST(SceneWriter, RoundTripOfAnUnusualSceneBuiltInCode) {
   Scene scene;
-  scene.settings.ipc.kappa = 3.5e4;
+  scene.settings.solver_settings["ipc"]["kappa"] = 3.5e4;
   scene.settings.dt = 1.0 / 3.0;  // not a short decimal: needs every digit
   BodyDef body;
   body.name = "odd";
@@ -204,6 +199,17 @@ TEST(SceneWriter, SceneToJsonIsRelativeToTheSceneFileByDefault) {
   EXPECT_EQ(json["bodies"][5]["shape"]["mesh"]["file"], "meshes/rock.obj");
   EXPECT_FALSE(json["bodies"][1].contains("density"));  // a body with a mass
   EXPECT_FALSE(json["forces"][1].contains("end"));      // forever
+}
+
+// A solver's block is the solver's to fill in: written as the file had it, and not made up when absent.
+TEST(SceneWriter, SolverSettingsAreWrittenAsTheFileHadThem) {
+  TempDir dir;
+  const nlohmann::json full = scene_to_json(load_scene(dir.write("full.json", test::kFullScene)));
+  EXPECT_EQ(full["settings"]["ipc"], nlohmann::json::parse(R"({ "dhat": 2e-3, "epsv": 5e-4, "kappa": 1e5,
+      "tolerance": 1e-5, "max_iterations": 40, "friction_iterations": 3 })"));
+  Scene scene;
+  scene.bodies.emplace_back().name = "a";
+  EXPECT_FALSE(scene_to_json(scene)["settings"].contains("ipc"));
 }
 
 TEST(SceneWriter, UnwritablePathIsAnInputError) {

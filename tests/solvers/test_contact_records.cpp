@@ -36,9 +36,10 @@ double gap_for_force(double kappa, double force) {
 /// A 0.2 m box whose bottom face is `gap` above the ground.
 Scene box_above_ground(double gap, std::optional<double> kappa) {
   Scene scene = test::scene_with({test::box_body("box", Vec3::Constant(0.2), Vec3(0, 0, 0.1 + gap))}, 0.01);
-  scene.settings.ipc.dhat = kDhat;
-  scene.settings.ipc.kappa = kappa;
-  scene.settings.ipc.tolerance = 1e-7;
+  nlohmann::json& ipc = scene.settings.solver_settings["ipc"];
+  ipc["dhat"] = kDhat;
+  if (kappa) ipc["kappa"] = *kappa;  // absent: adaptive
+  ipc["tolerance"] = 1e-7;
   return scene;
 }
 
@@ -112,8 +113,8 @@ Scene stacked_boxes(double gap, bool upper_first) {
   Scene scene = upper_first ? test::scene_with({upper, lower}, 0.01, std::nullopt)
                             : test::scene_with({lower, upper}, 0.01, std::nullopt);
   scene.settings.gravity = Vec3::Zero();
-  scene.settings.ipc.dhat = kDhat;
-  scene.settings.ipc.kappa = 1e4;
+  scene.settings.solver_settings["ipc"]["dhat"] = kDhat;
+  scene.settings.solver_settings["ipc"]["kappa"] = 1e4;
   return scene;
 }
 

@@ -27,7 +27,7 @@ ContactSetup two_box_setup(double dhat) {
   BodyDef upper = test::box_body("upper", Vec3(0.6, 0.5, 0.4), Vec3(0.1, 0.05, 0.7 + 0.5 * dhat));
   upper.rotation = Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()) * Eigen::AngleAxisd(0.002, Vec3::UnitX()));
   s.scene = test::scene_with({lower, upper}, 0.01);
-  s.scene.settings.ipc.dhat = dhat;
+  s.scene.settings.solver_settings["ipc"]["dhat"] = dhat;
   s.model = compile(s.scene);
   s.bodies = affine_bodies(s.model);
   s.q.resize(24);

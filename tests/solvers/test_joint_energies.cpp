@@ -65,7 +65,7 @@ void build(JointSetup& s) {
                               test::box_body("bead", Vec3::Constant(0.2), Vec3(0, 0.6, 0)),
                               test::box_body("door", Vec3::Constant(0.2), Vec3(0.6, 0.6, 0))},
                              0.01, std::nullopt);
-  s.scene.settings.ipc.dhat = kDhat;
+  s.scene.settings.solver_settings["ipc"]["dhat"] = kDhat;
   JointDef distance;
   distance.name = "distance";
   distance.type = JointType::distance;

@@ -11,6 +11,7 @@
 #include "affix/io/number_format.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "affix/scene/time_steps.hpp"
+#include "affix/solvers/ipc/ipc_settings.hpp"
 
 namespace affix::cli {
 
@@ -37,7 +38,7 @@ static_assert(std::size(kShapeKinds) == std::variant_size_v<Shape>);
 /// about the mesh's own centre, which stays accurate for a mesh far from its origin).
 Vec3 body_principal_moments(const ModelBody& body) { return principal_moments(body.inertia); }
 
-void print_settings(std::ostream& out, const Scene& scene) {
+void print_settings(std::ostream& out, const Scene& scene, const IpcSettings& ipc) {
   const Settings& s = scene.settings;
   out << "scene          " << scene.name << " (" << scene.file.string() << ")\n";
   out << "solver         " << s.solver << '\n';
@@ -46,10 +47,10 @@ void print_settings(std::ostream& out, const Scene& scene) {
   out << "duration       " << num(s.duration) << " s (" << step_count(s.duration, s.dt) << " steps)\n";
   out << "output_fps     " << (s.output_fps ? num(*s.output_fps) : "every step") << '\n';
   out << "gravity        " << vec(s.gravity) << " m/s^2\n";
-  out << "ipc            dhat " << num(s.ipc.dhat) << " m, epsv " << num(s.ipc.epsv) << " m/s, kappa "
-      << (s.ipc.kappa ? num(*s.ipc.kappa) : "auto") << ", tolerance " << num(s.ipc.tolerance)
-      << ", max_iterations " << s.ipc.max_iterations << ", friction_iterations "
-      << s.ipc.friction_iterations << '\n';
+  out << "ipc            dhat " << num(ipc.dhat) << " m, epsv " << num(ipc.epsv) << " m/s, kappa "
+      << (ipc.kappa ? num(*ipc.kappa) : "auto") << ", tolerance " << num(ipc.tolerance)
+      << ", max_iterations " << ipc.max_iterations << ", friction_iterations " << ipc.friction_iterations
+      << '\n';
   if (scene.ground) {
     out << "ground         z >= " << num(scene.ground->height) << ", friction " << num(scene.ground->friction)
         << '\n';
@@ -83,8 +84,9 @@ void print_body(std::ostream& out, const BodyDef& def, const ModelBody& body) {
 
 int info_command(const std::filesystem::path& scene_file) {
   const Scene scene = load_scene(scene_file);
+  const IpcSettings ipc = read_ipc_settings(scene.settings, scene.file);  // validated before any output
   const std::vector<ModelBody> bodies = compile_bodies(scene);
-  print_settings(std::cout, scene);
+  print_settings(std::cout, scene, ipc);
   for (std::size_t b = 0; b < bodies.size(); ++b) print_body(std::cout, scene.bodies[b], bodies[b]);
   return kExitOk;
 }

@@ -1,10 +1,12 @@
 #pragma once
 // The scene model: plain, validated data read from a scene file (DESIGN §3). The member initialisers
 // below are the only home of the defaults (STYLE.md practice 8); the README's scene reference repeats
-// them for users, and tests/scene checks that the two agree.
+// them for users, and tests/solvers/test_readme_defaults.cpp checks that the two agree.
 #include <array>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,15 +24,6 @@ enum class Integrator { implicit_euler, bdf2 };
 /// The names `settings.solver` accepts: a new solver back-end adds its name here.
 inline constexpr std::string_view kSolverNames[] = {"ipc"};
 
-struct IpcSettings {
-  double dhat = 1e-3;                ///< barrier activation distance d̂ (m, absolute)
-  double epsv = 1e-3;                ///< friction static/dynamic transition speed ε_v (m/s)
-  std::optional<double> kappa;       ///< barrier stiffness κ (N/m: κ·b is an energy); absent or "auto": adaptive
-  double tolerance = 1e-4;           ///< Newton stop: ‖Δx‖∞ / (h · L) below this (1/s), L = scene size
-  int max_iterations = 100;          ///< Newton iteration cap per step (reported when hit)
-  int friction_iterations = 1;       ///< most lagged-friction solves per step; stops when Σμλ changes < 1% (Chen 2022 §6.1)
-};
-
 struct Settings {
   double dt = 0.01;                            ///< time step h (s)
   double duration = 1.0;                       ///< simulated time (s)
@@ -38,7 +31,10 @@ struct Settings {
   std::string solver = "ipc";
   Integrator integrator = Integrator::implicit_euler;
   std::optional<double> output_fps;            ///< frames per second written; absent: every step
-  IpcSettings ipc;
+  /// `settings.<solver>` as the file wrote it, by solver name (a JSON object each). Each solver reads
+  /// and validates its own block (solvers/<name>/), where its fields and defaults live: the scene
+  /// layer knows no solver's settings, so a back-end adds settings without touching it.
+  std::map<std::string, nlohmann::json, std::less<>> solver_settings;
 };
 
 // ---------------------------------------------------------------- ground

@@ -149,19 +149,15 @@ json force_json(const ForceDef& f) {
 }
 
 json settings_json(const Settings& s) {
-  json ipc{{"dhat", s.ipc.dhat},
-           {"epsv", s.ipc.epsv},
-           {"tolerance", s.ipc.tolerance},
-           {"max_iterations", s.ipc.max_iterations},
-           {"friction_iterations", s.ipc.friction_iterations}};
-  if (s.ipc.kappa) ipc["kappa"] = *s.ipc.kappa;
   json j{{"dt", s.dt},
          {"duration", s.duration},
          {"gravity", vec(s.gravity)},
          {"solver", s.solver},
-         {"integrator", to_string(s.integrator)},
-         {"ipc", ipc}};
+         {"integrator", to_string(s.integrator)}};
   if (s.output_fps) j["output_fps"] = *s.output_fps;
+  // A solver's block as the file had it: its fields and defaults are the solver's, which this layer
+  // does not know (Settings::solver_settings).
+  for (const auto& [solver, block] : s.solver_settings) j[solver] = block;
   return j;
 }
 

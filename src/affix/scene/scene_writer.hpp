@@ -2,6 +2,8 @@
 // Scene → scene file (DESIGN §3), the inverse of the loader: load_scene(save_scene(s)) gives back s
 // (angles to within the rounding of the radian ↔ degree conversion). Every field is written, defaults
 // included, so a saved file documents the whole scene; optional fields that are absent stay absent.
+// The `settings.<solver>` blocks are the exception: they are written as the file had them (absent when
+// it had none), since their fields and defaults belong to the solvers, not to the scene layer.
 // A body with `mass` is written without `density`, which the loader would reject beside it.
 #include <filesystem>
 #include <nlohmann/json.hpp>

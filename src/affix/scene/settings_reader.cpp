@@ -1,6 +1,7 @@
 #include "affix/scene/settings_reader.hpp"
 
 #include <string>
+#include <vector>
 
 #include "affix/math/number_text.hpp"
 #include "affix/scene/time_steps.hpp"
@@ -31,29 +32,6 @@ Integrator read_integrator(const JsonReader& value) {
   value.expected("\"implicit_euler\" or \"bdf2\"");
 }
 
-/// `kappa`: "auto" (adaptive, the same as absent) or a positive stiffness.
-std::optional<double> read_kappa(const JsonReader& value) {
-  if (value.json().is_string()) {
-    if (value.string() != "auto") value.expected("\"auto\" or a positive number");
-    return std::nullopt;
-  }
-  if (!value.json().is_number()) value.expected("\"auto\" or a positive number");
-  return value.positive();
-}
-
-IpcSettings read_ipc(const JsonReader& value) {
-  const ObjectReader obj(value,
-                         {"dhat", "epsv", "kappa", "tolerance", "max_iterations", "friction_iterations"});
-  IpcSettings ipc;
-  if (auto v = obj.find("dhat")) ipc.dhat = v->positive();
-  if (auto v = obj.find("epsv")) ipc.epsv = v->positive();
-  if (auto v = obj.find("kappa")) ipc.kappa = read_kappa(*v);
-  if (auto v = obj.find("tolerance")) ipc.tolerance = v->positive();
-  if (auto v = obj.find("max_iterations")) ipc.max_iterations = v->integer_at_least(1);
-  if (auto v = obj.find("friction_iterations")) ipc.friction_iterations = v->integer_at_least(1);
-  return ipc;
-}
-
 /// A frame is written at most once per step, so more frames per second than steps makes no sense.
 double read_output_fps(const JsonReader& value, const Settings& settings) {
   const double fps = value.positive();
@@ -68,7 +46,9 @@ double read_output_fps(const JsonReader& value, const Settings& settings) {
 }  // namespace
 
 Settings read_settings(const JsonReader& value) {
-  const ObjectReader obj(value, {"dt", "duration", "gravity", "solver", "integrator", "output_fps", "ipc"});
+  std::vector<std::string_view> allowed{"dt", "duration", "gravity", "solver", "integrator", "output_fps"};
+  allowed.insert(allowed.end(), std::begin(kSolverNames), std::end(kSolverNames));
+  const ObjectReader obj(value, allowed);
   Settings settings;
   if (auto v = obj.find("dt")) settings.dt = v->positive();
   if (auto v = obj.find("duration")) settings.duration = v->positive();
@@ -80,7 +60,13 @@ Settings read_settings(const JsonReader& value) {
   if (auto v = obj.find("solver")) settings.solver = read_solver(*v);
   if (auto v = obj.find("integrator")) settings.integrator = read_integrator(*v);
   if (auto v = obj.find("output_fps")) settings.output_fps = read_output_fps(*v, settings);
-  if (auto v = obj.find("ipc")) settings.ipc = read_ipc(*v);
+  // Each solver's block is its own to read (solvers/<name>/): here it need only be an object.
+  for (std::string_view name : kSolverNames) {
+    if (auto v = obj.find(name)) {
+      if (!v->json().is_object()) v->expected("an object");
+      settings.solver_settings.emplace(name, v->json());
+    }
+  }
   return settings;
 }
 

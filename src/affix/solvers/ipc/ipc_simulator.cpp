@@ -26,13 +26,12 @@ constexpr double kMinStartGap = 1e-3;
 
 /// Bodies that may touch, and dynamic bodies and the ground, must start at least kMinStartGap·d̂
 /// apart (those that overlap or sit below the ground are refused before, with their own message).
-void refuse_bodies_too_close(const Model& scene, const std::vector<AffineBody>& bodies,
+void refuse_bodies_too_close(const Model& scene, double dhat, const std::vector<AffineBody>& bodies,
                              IncrementalPotential& potential) {
   VecX q0(12 * bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies[i].q0;
   potential.update_contact_candidates(q0, nullptr);
   const ContactSummary s = potential.contact_summary(q0);
-  const double dhat = scene.settings.ipc.dhat;
   if (!(s.min_distance < kMinStartGap * dhat)) return;
   const auto [i, j] = s.closest;
   const std::string other = j < 0 ? "the ground" : "body '" + excerpt(bodies[j].name) + "'";
@@ -89,15 +88,17 @@ double scene_size(const std::vector<AffineBody>& bodies) {
 IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
     : model_(std::move(model)),
       settings_(model_->settings),
+      ipc_settings_(read_ipc_settings(settings_, model_->file)),
       forces_(model_->forces),
       bodies_(affine_bodies(*model_)),
       scene_body_count_(static_cast<int>(bodies_.size())),
-      joints_(build_joint_model(*model_, bodies_, settings_.ipc.dhat)),
-      potential_(bodies_, model_->ground, settings_.ipc.dhat, joints_),
+      joints_(build_joint_model(*model_, bodies_, ipc_settings_.dhat)),
+      potential_(bodies_, model_->ground, ipc_settings_.dhat, joints_),
       joint_space_(bodies_, joints_),
       drivers_(joint_drivers(bodies_, joints_)) {
   const Model& scene = *model_;
-  refuse_bodies_too_close(scene, bodies_, potential_);  // check_model's test, on the solver's own potential
+  // check_model's test, on the solver's own potential.
+  refuse_bodies_too_close(scene, ipc_settings_.dhat, bodies_, potential_);
 
   double total_mass = 0.0;
   int dynamic = 0;
@@ -124,23 +125,24 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
   }
 
   newton_options_.h = settings_.dt;
-  newton_options_.tolerance = settings_.ipc.tolerance;
-  newton_options_.max_iterations = settings_.ipc.max_iterations;
+  newton_options_.tolerance = ipc_settings_.tolerance;
+  newton_options_.max_iterations = ipc_settings_.max_iterations;
   scene_size_ = scene_size(bodies_);
-  newton_options_.dhat = settings_.ipc.dhat;
-  newton_options_.adaptive_kappa = !settings_.ipc.kappa.has_value();
+  newton_options_.dhat = ipc_settings_.dhat;
+  newton_options_.adaptive_kappa = !ipc_settings_.kappa.has_value();
   // κ bounds from the integrator's steady β (BDF-2's first step is an Euler step).
   const double beta = settings_.integrator == Integrator::bdf2 ? 4.0 / 9.0 : 1.0;
   newton_options_.kappa_bounds = barrier_stiffness_bounds(
-      average_mass_, beta * settings_.dt * settings_.dt, settings_.ipc.dhat);
+      average_mass_, beta * settings_.dt * settings_.dt, ipc_settings_.dhat);
 }
 
 void IpcSimulator::check_model(const Model& model) {
+  const double dhat = read_ipc_settings(model.settings, model.file).dhat;  // validates settings.ipc
   // The scene's bodies alone: joints add no contact (virtual links collide with nothing).
   const std::vector<AffineBody> bodies = affine_bodies(model);
   const JointModel no_joints;
-  IncrementalPotential potential(bodies, model.ground, model.settings.ipc.dhat, no_joints);
-  refuse_bodies_too_close(model, bodies, potential);
+  IncrementalPotential potential(bodies, model.ground, dhat, no_joints);
+  refuse_bodies_too_close(model, dhat, bodies, potential);
 }
 
 StepConstants IpcSimulator::step_constants(const VecX& q_start,
@@ -148,7 +150,7 @@ StepConstants IpcSimulator::step_constants(const VecX& q_start,
   const double h = settings_.dt, t = time();
   StepConstants c;
   c.beta_h2 = predictions.empty() ? h * h : predictions.front().beta * h * h;
-  c.friction_eps = settings_.ipc.epsv * h;
+  c.friction_eps = ipc_settings_.epsv * h;
   // Neumaier's compensated sum: two opposite 1e200 N forces must cancel without taking gravity's
   // 1e4 N with them, as a plain left-to-right sum would.
   c.loads = gravity_loads_;
@@ -190,8 +192,8 @@ StepStats IpcSimulator::step() {
   joint_space_.update_targets(q);
   move_towards_rigid_prediction(q, c);
 
-  if (settings_.ipc.kappa) {
-    c.kappa = *settings_.ipc.kappa;
+  if (ipc_settings_.kappa) {
+    c.kappa = *ipc_settings_.kappa;
   } else if (kappa_ == 0.0) {
     // First step: balance the barrier against the rest of the potential (IPC). Later steps keep κ,
     // which only the doubling rule raises: changing κ while a contact is compressed would change its
@@ -219,7 +221,7 @@ StepStats IpcSimulator::step() {
   // point, then re-lag at the solution and solve again, up to friction_iterations times, stopping once
   // the total friction bound Σμλ changes by less than 1%.
   double previous_bound = -1.0;
-  for (int lag = 0; lag < settings_.ipc.friction_iterations; ++lag) {
+  for (int lag = 0; lag < ipc_settings_.friction_iterations; ++lag) {
     const VecX& q_lag = lag == 0 ? q_start : q;
     c.friction = potential_.lag_friction(q_lag, q_start, c.kappa);
     potential_.update_contact_candidates(q_lag, nullptr);

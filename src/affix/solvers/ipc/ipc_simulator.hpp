@@ -9,6 +9,7 @@
 
 #include "affix/body/affine_body.hpp"
 #include "affix/solvers/ipc/incremental_potential.hpp"
+#include "affix/solvers/ipc/ipc_settings.hpp"
 #include "affix/solvers/ipc/newton_solver.hpp"
 #include "affix/solvers/ipc/time_integrator.hpp"
 #include "affix/solvers/linear/sparse_cholesky.hpp"
@@ -19,13 +20,14 @@ namespace affix {
 class IpcSimulator final : public Simulator {
  public:
   /// Builds the affine bodies and the joints' affine forms from a compiled model (whose start checks
-  /// have passed). Throws InputError if bodies that may touch start closer than 10⁻³·d̂ (the barrier
-  /// would be too steep to solve). Joint rows found linearly dependent are dropped with a warning on
-  /// stderr.
+  /// have passed). Throws InputError if settings.ipc is not valid, or if bodies that may touch start
+  /// closer than 10⁻³·d̂ (the barrier would be too steep to solve). Joint rows found linearly
+  /// dependent are dropped with a warning on stderr.
   explicit IpcSimulator(std::shared_ptr<const Model> model);
 
-  /// The ipc solver's own start conditions on a compiled model, without building the solver: bodies
-  /// that may touch start at least 10⁻³·d̂ apart, and from the ground. Throws InputError naming the pair.
+  /// The ipc solver's own start conditions on a compiled model, without building the solver: its
+  /// settings.ipc reads (read_ipc_settings), and bodies that may touch start at least 10⁻³·d̂ apart,
+  /// and from the ground. Throws InputError naming the JSON path or the pair.
   static void check_model(const Model& model);
 
   /// Everything: contact with friction, every joint type with limits, both integrators, damping,
@@ -55,6 +57,7 @@ class IpcSimulator final : public Simulator {
 
   std::shared_ptr<const Model> model_;
   const Settings& settings_;              // the model's
+  IpcSettings ipc_settings_;              // settings.ipc, read by the solver (before what uses d̂)
   const std::vector<ForceDef>& forces_;   // the model's
   std::vector<AffineBody> bodies_;
   int scene_body_count_ = 0;

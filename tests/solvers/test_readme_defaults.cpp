@@ -1,5 +1,6 @@
 // The README's scene reference repeats, for users, the defaults whose only home is the member
-// initialisers of scene.hpp (STYLE.md practice 8). This test keeps the two in step: every row of a
+// initialisers of scene.hpp and of each solver's settings (solvers/<name>/, for `settings.<name>`;
+// STYLE.md practice 8). This test keeps the two in step: every row of a
 // README table headed `| field | type | default | meaning |` whose field is a backticked JSON path and
 // whose default is a backticked JSON literal is compared with what the code gives a file that leaves
 // that field out.
@@ -9,21 +10,27 @@
 // (element 0 for `[]`) in the first of those scenes that does not set the field itself and whose written
 // form has it. Shape-specific rows name their shapes after the path (`bodies[].shape.resolution`
 // (sphere, capsule)); they are checked on a scene of each shape named. A field that no written scene
-// shows (an optional one that the writer leaves out when absent, such as `settings.ipc.kappa`) is
-// checked the other way round: writing the documented literal into the file must give the same scene
-// as leaving it out. Rows that neither way can check are skipped, listed, and counted; fewer than
+// shows (an optional one that the writer leaves out when absent, such as `bodies[].mass`) is checked
+// the other way round: writing the documented literal into the file must give the same scene as
+// leaving it out. So are the fields of a solver's block (`settings.ipc.dhat`): the scene keeps and
+// writes that block as the file had it, so "the same scene" there means the same settings as the
+// solver reads them. Rows that neither way can check are skipped, listed, and counted; fewer than
 // kMinimumCheckedRows checked rows fail the test, so that it cannot pass by checking nothing.
+//
+// It lives with the solvers because it needs every solver's settings reader (the registry's level).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +38,7 @@
 #include "affix/error.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "affix/scene/scene_writer.hpp"
+#include "affix/solvers/ipc/ipc_settings.hpp"
 
 namespace affix {
 namespace {
@@ -41,6 +49,7 @@ constexpr double kRelativeTolerance = 1e-12;
 constexpr std::size_t kMinimumCheckedRows = 20;
 const char* const kReadme = AFFIX_SOURCE_DIR "/README.md";
 const char* const kFieldTableHeader = "| field | type | default | meaning |";
+const char* const kSceneFile = "readme_defaults.json";
 
 // ---------------------------------------------------------------- README rows
 
@@ -214,16 +223,45 @@ struct Variant {
   std::string tag;           ///< the shape of body 0, or what the variant adds
   json file;                 ///< the scene file
   std::set<std::string> given;  ///< the paths the file sets itself
-  json written;              ///< scene_to_json(parse_scene(file))
+  Scene scene;               ///< parse_scene(file)
+  json written;              ///< scene_to_json(scene)
 };
 
-json written_form(const json& file) { return scene_to_json(parse_scene(file, "readme_defaults.json")); }
-
 Variant make_variant(std::string tag, json file) {
-  Variant v{std::move(tag), std::move(file), {}, json()};
+  Variant v{std::move(tag), std::move(file), {}, Scene(), json()};
   collect_paths(v.file, "", v.given);
-  v.written = written_form(v.file);
+  v.scene = parse_scene(v.file, kSceneFile);
+  v.written = scene_to_json(v.scene);
   return v;
+}
+
+// ---------------------------------------------------------------- solver settings
+
+/// Each solver's `settings.<name>` compared as the solver reads it (which throws InputError for a block
+/// it refuses): a new solver adds one line.
+struct SolverSettings {
+  std::string_view solver;
+  bool (*same)(const Scene& a, const Scene& b);
+};
+constexpr SolverSettings kSolverSettings[] = {
+    {"ipc", [](const Scene& a, const Scene& b) {
+       return read_ipc_settings(a.settings, a.file) == read_ipc_settings(b.settings, b.file);
+     }},
+};
+static_assert(std::size(kSolverSettings) == std::size(kSolverNames), "every solver's settings are compared");
+
+bool same_solver_settings(const Scene& a, const Scene& b) {
+  for (const SolverSettings& s : kSolverSettings) {
+    if (!s.same(a, b)) return false;
+  }
+  return true;
+}
+
+/// A written scene without its solver blocks, which it writes as the file had them: those compare by
+/// same_solver_settings instead.
+json without_solver_settings(json written) {
+  for (std::string_view solver : kSolverNames) written["settings"].erase(std::string(solver));
+  return written;
 }
 
 /// The base scene of the brief: one box body and a default ground; then one variant per shape, and
@@ -269,8 +307,11 @@ Outcome check_by_insertion(const Row& row, const Variant& v, std::string& why) {
     return Outcome::skipped;
   }
   json written;
+  bool same_settings = false;
   try {
-    written = written_form(file);
+    const Scene scene = parse_scene(file, kSceneFile);
+    written = scene_to_json(scene);
+    same_settings = same_solver_settings(scene, v.scene);  // reads every block: the solvers check them
   } catch (const InputError& e) {
     const std::string message = e.what();
     if (message.find("unknown field") != std::string::npos) {
@@ -281,9 +322,10 @@ Outcome check_by_insertion(const Row& row, const Variant& v, std::string& why) {
     why = "the loader rejects the literal alone: " + message;
     return Outcome::skipped;
   }
-  EXPECT_TRUE(same(written, v.written))
+  EXPECT_TRUE(same(without_solver_settings(written), without_solver_settings(v.written)) && same_settings)
       << kReadme << ":" << row.line << ": " << row.text << ": a file that sets it to the documented default ("
-      << v.tag << " scene) gives\n  " << written.dump() << "\nbut leaving it out gives\n  " << v.written.dump();
+      << v.tag << " scene) gives\n  " << written.dump() << "\nbut leaving it out gives\n  " << v.written.dump()
+      << (same_settings ? "" : "\n(the solver reads its settings differently)");
   return Outcome::checked;
 }
 
