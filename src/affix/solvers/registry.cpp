@@ -1,8 +1,12 @@
 #include "affix/solvers/registry.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
+#include <string_view>
 
 #include "affix/error.hpp"
+#include "affix/solvers/ipc/ipc_settings.hpp"
 #include "affix/solvers/ipc/ipc_simulator.hpp"
 
 namespace affix {
@@ -23,14 +27,39 @@ namespace {
                    model.settings.solver + "'");
 }
 
+/// Each solver's reader of its own `settings.<name>` block, which throws InputError for a bad one: a
+/// new back-end adds one line.
+struct SettingsReader {
+  std::string_view solver;
+  void (*read)(const Model& model);
+};
+constexpr SettingsReader kSettingsReaders[] = {
+    {"ipc", [](const Model& model) { read_ipc_settings(model.settings, model.file); }},
+};
+// A solver without settings still needs a line: one that refuses every field of its block.
+static_assert(std::size(kSettingsReaders) == std::size(kSolverNames), "every solver reads its settings");
+
+/// Every settings block the file has, each by its solver, whichever solver runs: a mistake in one is
+/// reported before a run switches to that solver (--solver), not only then.
+void check_solver_settings(const Model& model) {
+  for (const auto& entry : model.settings.solver_settings) {
+    const auto reader = std::find_if(std::begin(kSettingsReaders), std::end(kSettingsReaders),
+                                     [&](const SettingsReader& r) { return r.solver == entry.first; });
+    // The scene reader keeps only the blocks of kSolverNames, and each has a reader (above).
+    if (reader != std::end(kSettingsReaders)) reader->read(model);
+  }
+}
+
 }  // namespace
 
 void check_model(const Model& model) {
+  check_solver_settings(model);
   if (model.settings.solver == "ipc") return IpcSimulator::check_model(model);
   unknown_solver(model);
 }
 
 std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model) {
+  check_solver_settings(*model);
   if (model->settings.solver == "ipc") return std::make_unique<IpcSimulator>(std::move(model));
   unknown_solver(*model);
 }

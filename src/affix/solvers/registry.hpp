@@ -1,6 +1,6 @@
 #pragma once
 // The solver back-ends by name: the one place that knows them all (a new back-end adds its name to
-// kSolverNames, its capabilities and its constructor here).
+// kSolverNames, its capabilities, its settings reader and its constructor here).
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,12 +17,15 @@ std::vector<std::string> solver_names();
 SolverCapabilities solver_capabilities(const std::string& name);
 
 /// The start conditions of the solver the model's settings.solver names, beyond the model's own
-/// (compile's) checks, without building the solver: what `affix validate` adds. Throws InputError.
+/// (compile's) checks, without building the solver: what `affix validate` adds. Every
+/// `settings.<solver>` block the file has is read by its solver, the chosen one or not, so a mistake in
+/// any is reported. Throws InputError.
 void check_model(const Model& model);
 
 /// Builds the solver the model's settings.solver names, from the compiled model (which it keeps).
-/// Throws InputError when the scene uses something the solver cannot do (naming the JSON path), or
-/// fails one of the solver's own start conditions.
+/// Throws InputError when a `settings.<solver>` block is not valid (any of them, as check_model), when
+/// the scene uses something the solver cannot do (naming the JSON path), or when it fails one of the
+/// solver's own start conditions.
 std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model);
 
 /// compile(scene), then the above.
