@@ -84,7 +84,8 @@ class JointMotions : public ::testing::TestWithParam<Case> {
     scene.joints = {j};
     model_ = compile(scene);
     bodies_ = affine_bodies(model_);
-    affine_ = build_joint_model(model_, bodies_, 1e-3);
+    layout_ = affine_layout(bodies_);
+    affine_ = build_joint_model(model_, bodies_, layout_, 1e-3);
     joint_ = model_.joints[0];
     std::vector<ModelBody> shifted = model_.bodies;  // the rigid rows with a centre of mass off the origin
     shifted[0].center_of_mass = Vec3(0.05, -0.03, 0.02), shifted[1].center_of_mass = Vec3(-0.04, 0.02, 0.06);
@@ -171,9 +172,9 @@ class JointMotions : public ::testing::TestWithParam<Case> {
   /// Chen's forms: max_joint_error, or, through virtual links, the least residual of the linear rows
   /// over every state of the links (a link state that closes the chain exists iff the joint holds).
   double affine_error(const VecX& q) const {
-    if (affine_.virtual_links == 0) return max_joint_error(affine_, q);
+    if (affine_.virtual_links == 0) return max_joint_error(affine_, layout_, q);
     EXPECT_TRUE(affine_.penalties.empty() && affine_.limits.empty());
-    const int n = 12 * static_cast<int>(bodies_.size());
+    const int n = layout_.total();
     MatX C = MatX::Zero(static_cast<int>(affine_.rows.size()), n);
     VecX r(C.rows());
     for (int i = 0; i < C.rows(); ++i) {
@@ -224,6 +225,7 @@ class JointMotions : public ::testing::TestWithParam<Case> {
 
   Model model_;
   std::vector<AffineBody> bodies_;
+  DofLayout layout_;
   JointModel affine_;
   ModelJoint joint_;
   RigidJoint rigid_;

@@ -280,7 +280,7 @@ TEST_P(CandidatesVsBruteForce, ProximityCandidatesContainEveryPairWithinTheMargi
   const int n = static_cast<int>(bodies.size());
   const Edges edges = body_edges(bodies);
   const VecX q = random_states(rng, n, GetParam().spread);
-  const WorldVertices x = world_vertices(bodies, q);
+  const WorldVertices x = world_vertices(bodies, affine_layout(bodies), q);
   for (const double margin : {0.004, 0.03}) {
     SCOPED_TRACE("margin " + std::to_string(margin));
     const Reference ref = brute_force(bodies, edges, x, nullptr, margin, 0);
@@ -299,7 +299,7 @@ TEST_P(CandidatesVsBruteForce, SweptCandidatesContainEveryPairThatComesWithinThe
   const Edges edges = body_edges(bodies);
   const VecX q = random_states(rng, n, GetParam().spread);
   const VecX dq = random_motion(rng, n);
-  const WorldVertices x0 = world_vertices(bodies, q), x1 = world_vertices(bodies, q + dq);
+  const WorldVertices x0 = world_vertices(bodies, affine_layout(bodies), q), x1 = world_vertices(bodies, affine_layout(bodies), q + dq);
   const double margin = 0.01;
   const Reference at_start = brute_force(bodies, edges, x0, nullptr, margin, 0);
   const Reference swept = brute_force(bodies, edges, x0, &x1, margin, 16);
@@ -314,7 +314,7 @@ TEST_P(CandidatesVsBruteForce, BodyContactModelFindsTheClosestPairAndItsDistance
   const int n = static_cast<int>(bodies.size());
   const double dhat = 0.02;
   const VecX q = random_states(rng, n, GetParam().spread);
-  const WorldVertices x = world_vertices(bodies, q);
+  const WorldVertices x = world_vertices(bodies, affine_layout(bodies), q);
   const Reference ref = brute_force(bodies, body_edges(bodies), x, nullptr, dhat, 0);
 
   BodyContactModel model(bodies, dhat);
@@ -334,7 +334,7 @@ TEST_P(CandidatesVsBruteForce, BodyContactModelFindsTheClosestPairAndItsDistance
 
   // Swept over q → q + dq: every body pair that comes within d̂ along the motion.
   const VecX dq = random_motion(rng, n);
-  const WorldVertices x1 = world_vertices(bodies, q + dq);
+  const WorldVertices x1 = world_vertices(bodies, affine_layout(bodies), q + dq);
   const Reference swept = brute_force(bodies, body_edges(bodies), x, &x1, dhat, 8);
   model.update_candidates(q, &dq);
   const auto swept_pairs = model.candidate_body_pairs();
@@ -361,7 +361,7 @@ TEST(ContactCandidates, FiltersExcludeOverlappingBodiesThatMayNotTouch) {
   const int n = static_cast<int>(bodies.size());
   const Edges edges = body_edges(bodies);
   const VecX q = random_states(rng, n, 0.02);
-  const WorldVertices x = world_vertices(bodies, q);
+  const WorldVertices x = world_vertices(bodies, affine_layout(bodies), q);
   std::set<std::array<int, 2>> found;
   for (const ContactCandidate& c : find_contact_candidates(bodies, edges, x, nullptr, 1e-3))
     found.insert({std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)});
@@ -380,7 +380,7 @@ TEST(ContactCandidates, DistantBodiesHaveNoCandidates) {
   const Edges edges = body_edges(bodies);
   VecX q(24);
   q << affine_state(Vec3::Zero(), Mat3::Identity()), affine_state(Vec3(1.02, 0, 0), Mat3::Identity());
-  const WorldVertices x = world_vertices(bodies, q);
+  const WorldVertices x = world_vertices(bodies, affine_layout(bodies), q);
   // 0.02 apart: no candidates with a margin below half the gap (boxes inflated on both sides) ...
   EXPECT_TRUE(find_contact_candidates(bodies, edges, x, nullptr, 0.009).empty());
   // ... some with a margin above it.

@@ -52,6 +52,7 @@ struct JointSetup {
   Scene scene;
   Model compiled;
   std::vector<AffineBody> bodies;
+  DofLayout layout;
   JointModel model;
   VecX q_rigid;    ///< every body rigid, distance stretched, bead on its line, door near its limit
   VecX q_general;  ///< q_rigid perturbed in every DOF
@@ -93,31 +94,32 @@ void build(JointSetup& s) {
 
   s.compiled = compile(s.scene);
   s.bodies = affine_bodies(s.compiled);
-  s.model = build_joint_model(s.compiled, s.bodies, kDhat);
+  s.layout = affine_layout(s.bodies);
+  s.model = build_joint_model(s.compiled, s.bodies, s.layout, kDhat);
   ASSERT_EQ(s.model.penalties.size(), 2u);
   ASSERT_EQ(s.model.limits.size(), 1u);
 
   // The rigid point: tip pulled 2 mm away from base, bead turned about its point and moved along its
   // line, door turned about the hinge axis until its limit function is 0.4 ĉ.
   const int n = static_cast<int>(s.bodies.size());
-  s.q_rigid.resize(12 * n);
-  for (int i = 0; i < n; ++i) body_segment(s.q_rigid, i) = s.bodies[i].q0;
+  s.q_rigid.resize(s.layout.total());
+  for (int i = 0; i < n; ++i) body_segment(s.layout, s.q_rigid, i) = s.bodies[i].q0;
   const Vec3 pull(0.002, 0, 0);
-  body_segment(s.q_rigid, 1) = moved(s.bodies[1].q0, Mat3::Identity(), Vec3::Zero(), pull);
-  body_segment(s.q_rigid, 2) = moved(s.bodies[2].q0, Mat3(Eigen::AngleAxisd(0.3, Vec3::UnitZ())), bead_point,
+  body_segment(s.layout, s.q_rigid, 1) = moved(s.bodies[1].q0, Mat3::Identity(), Vec3::Zero(), pull);
+  body_segment(s.layout, s.q_rigid, 2) = moved(s.bodies[2].q0, Mat3(Eigen::AngleAxisd(0.3, Vec3::UnitZ())), bead_point,
                                      Vec3(0, 0.01, 0));
   const double ell = s.bodies[3].bounding_radius, half = 20 * kDeg;
   const double theta = 2.0 * std::asin((2.0 * ell * std::sin(0.5 * half) - 0.4 * kDhat) / (2.0 * ell));
-  body_segment(s.q_rigid, 3) =
+  body_segment(s.layout, s.q_rigid, 3) =
       moved(s.bodies[3].q0, Mat3(Eigen::AngleAxisd(theta, Vec3::UnitZ())), hinge_anchor, pull);
 
-  s.q_general = s.q_rigid + 1e-4 * VecX::Random(12 * n);
+  s.q_general = s.q_rigid + 1e-4 * VecX::Random(s.layout.total());
 
   s.c.beta_h2 = 1e-4;
   s.c.kappa = 1e6;
   s.c.friction_eps = 1e-5;
   for (int i = 0; i < n; ++i) {
-    s.c.q_tilde.push_back(body_segment(s.q_rigid, i) + 1e-3 * Vec12::Random());
+    s.c.q_tilde.push_back(body_segment(s.layout, s.q_rigid, i) + 1e-3 * Vec12::Random());
     s.c.loads.push_back(Vec12::Random());
   }
   s.c.friction.resize(n);
@@ -127,7 +129,7 @@ void build(JointSetup& s) {
 void expect_active_joints(const JointSetup& s, const VecX& q, bool on_line) {
   for (const JointPenalty& p : s.model.penalties) {
     Vec12 x = Vec12::Zero();
-    for (int k = 0; k < 4; ++k) x.segment<3>(3 * k) = body_point_position(q, p.points[k]);
+    for (int k = 0; k < 4; ++k) x.segment<3>(3 * k) = body_point_position(s.layout, q, p.points[k]);
     const double c = penalty_constraint(p.kind, x, p.length);
     if (p.kind == PenaltyKind::distance) {
       EXPECT_GT(c, 1e-3) << "distance penalty not stretched";
@@ -140,7 +142,7 @@ void expect_active_joints(const JointSetup& s, const VecX& q, bool on_line) {
   const JointLimit& l = s.model.limits[0];
   EXPECT_EQ(l.side, BoundSide::upper);
   Vec6 x;
-  x << body_point_position(q, l.a), body_point_position(q, l.b);
+  x << body_point_position(s.layout, q, l.a), body_point_position(s.layout, q, l.b);
   const double c = limit_function(x, l.bound, l.side);
   EXPECT_GT(c, 0.0);
   EXPECT_LT(c, kDhat) << "the limit barrier is not active";
@@ -177,7 +179,7 @@ TEST(JointEnergies, GradientMatchesFiniteDifferencesAtAGeneralPoint) {
   const VecX g_joints = g - evaluate(bare, q, s.c).g;
   ASSERT_GT(g_joints.cwiseAbs().maxCoeff(), 1.0) << "the joint terms contribute no gradient";
   for (int body = 0; body < 4; ++body)
-    EXPECT_GT(body_segment(g_joints, body).norm(), 0.0) << "no joint gradient on body " << body;
+    EXPECT_GT(body_segment(s.layout, g_joints, body).norm(), 0.0) << "no joint gradient on body " << body;
   const VecX g_joints_fd = test::fd_gradient(
       [&](const VecX& x) { return potential.energy(x, s.c) - bare.energy(x, s.c); }, q, 1e-7);
   EXPECT_TRUE(test::near_relative(g_joints, g_joints_fd, 1e-6));
@@ -220,9 +222,9 @@ TEST(JointEnergies, GradientAndHessianMatchFiniteDifferencesWhereEveryStencilIsC
 void check_damping(const JointSetup& s, const IncrementalPotential& potential, const StepConstants& damped,
                    const VecX& q) {
   const MatX K = dense(damped.damping);
-  const int n = K.rows() / 12;
-  VecX e(12 * n);
-  for (int i = 0; i < n; ++i) body_segment(e, i) = body_segment(q, i) - damped.damping_offset[i];
+  const int n = s.layout.body_count();
+  VecX e(s.layout.total());
+  for (int i = 0; i < n; ++i) body_segment(s.layout, e, i) = body_segment(s.layout, q, i) - damped.damping_offset[i];
   const double scale = damped.beta_h2 * damped.damping_gamma;
 
   const double R = potential.energy(q, damped) - potential.energy(q, s.c);
@@ -256,7 +258,7 @@ TEST(JointEnergies, RayleighDampingOfAGivenPsdMatrixIsHalfGammaETransposeKE) {
   damped.damping.diagonal(3) = pair.bottomRightCorner(12, 12);
   damped.damping.add_coupling(3, 1, pair.bottomLeftCorner(12, 12));
   damped.damping_gamma = 100.0;  // 1/h
-  for (int i = 0; i < 4; ++i) damped.damping_offset.push_back(body_segment(q, i) + 1e-1 * Vec12::Random());
+  for (int i = 0; i < 4; ++i) damped.damping_offset.push_back(body_segment(s.layout, q, i) + 1e-1 * Vec12::Random());
   ASSERT_GE(Eigen::SelfAdjointEigenSolver<MatX>(dense(damped.damping)).eigenvalues().minCoeff(), -1e-9);
   check_damping(s, potential, damped, q);
 }
@@ -283,7 +285,7 @@ TEST(JointEnergies, RayleighDampingOfAnActiveLimitIsItsDampedBarrierHessian) {
   EXPECT_GE(Eigen::SelfAdjointEigenSolver<MatX>(K).eigenvalues().minCoeff(), -1e-9 * K.norm());
 
   damped.damping_gamma = 100.0;
-  for (int i = 0; i < 4; ++i) damped.damping_offset.push_back(body_segment(q, i) + 1e-3 * Vec12::Random());
+  for (int i = 0; i < 4; ++i) damped.damping_offset.push_back(body_segment(s.layout, q, i) + 1e-3 * Vec12::Random());
   check_damping(s, potential, damped, q);
 }
 

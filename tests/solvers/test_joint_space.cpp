@@ -385,7 +385,8 @@ TEST(JointSpace, ClosedFourBarFromTheSceneDropsItsDependentRowsAndStepsLikeTheNu
   }
   const Model model = compile(scene);
   std::vector<AffineBody> bodies = affine_bodies(model);
-  const JointModel joints = build_joint_model(model, bodies, 1e-3);
+  DofLayout layout = affine_layout(bodies);
+  const JointModel joints = build_joint_model(model, bodies, layout, 1e-3);
   ASSERT_EQ(bodies.size(), 4u) << "hinges need no virtual links";
   VecX q0(48);
   for (int i = 0; i < 4; ++i) q0.segment<12>(12 * i) = bodies[i].q0;

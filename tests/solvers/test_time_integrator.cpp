@@ -176,6 +176,7 @@ Mat12 random_psd(std::mt19937& rng) {
 
 /// K on three bodies: PSD diagonal blocks on 0 and 2, nothing on 1, a coupling (2, 0).
 struct DampingSetup {
+  DofLayout layout = DofLayout::uniform(3, kAffineDofs);
   BlockHessian K;
   MatX dense = MatX::Zero(36, 36);
   std::vector<Vec12> offset;
@@ -201,7 +202,7 @@ DampingSetup damping_setup(std::mt19937& rng) {
 TEST(RayleighDamping, EnergyGradientAndHessianAreTheQuadraticOfEquations20To22) {
   std::mt19937 rng(6);
   const DampingSetup s = damping_setup(rng);
-  const RayleighDamping R{s.K, s.gamma, s.offset};
+  const RayleighDamping R{s.K, s.gamma, s.offset, s.layout};
   ASSERT_FALSE(R.empty());
   const double scale = 0.37;
   VecX q(36), e(36);
@@ -246,7 +247,7 @@ TEST(RayleighDamping, ItsForceIsKdTimesTheBarrierHessianTimesTheIntegratorsVeloc
     s.gamma = v.gamma;
     s.offset.push_back(v.offset);
   }
-  const RayleighDamping R{s.K, s.gamma, s.offset};
+  const RayleighDamping R{s.K, s.gamma, s.offset, s.layout};
   VecX q(36), qdot(36);
   for (int i = 0; i < 3; ++i) {
     q.segment<12>(12 * i) = random12(rng);
@@ -264,7 +265,7 @@ TEST(RayleighDamping, ItsForceIsKdTimesTheBarrierHessianTimesTheIntegratorsVeloc
 TEST(RayleighDamping, EnergiesGoToTheIncludedBodies) {
   std::mt19937 rng(8);
   const DampingSetup s = damping_setup(rng);
-  const RayleighDamping R{s.K, s.gamma, s.offset};
+  const RayleighDamping R{s.K, s.gamma, s.offset, s.layout};
   VecX q(36);
   for (int i = 0; i < 3; ++i) q.segment<12>(12 * i) = random12(rng);
   const auto e = [&](int i) { return Vec12(q.segment<12>(12 * i) - s.offset[i]); };

@@ -64,6 +64,17 @@ Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_
   return M;
 }
 
+BodyPose affine_pose(const Vec12& q) { return {state_translation(q), state_matrix(q)}; }
+
+BodyVelocity affine_velocity(const Vec12& q, const Vec12& qdot) {
+  BodyVelocity v;
+  v.linear = state_translation(qdot);
+  v.A_dot = state_matrix(qdot);
+  const Mat3 W = v.A_dot * state_matrix(q).inverse();
+  v.angular = 0.5 * Vec3(W(2, 1) - W(1, 2), W(0, 2) - W(2, 0), W(1, 0) - W(0, 1));
+  return v;
+}
+
 std::vector<AffineBody> affine_bodies(const Model& model) {
   std::vector<AffineBody> bodies;
   bodies.reserve(model.bodies.size());

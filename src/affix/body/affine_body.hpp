@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "affix/math/types.hpp"
+#include "affix/model/body_state.hpp"
+#include "affix/model/dof_layout.hpp"
 #include "affix/model/model.hpp"
 
 namespace affix {
@@ -22,6 +24,10 @@ struct AffineBody : ModelBody {
 Vec12 affine_state(const Vec3& p, const Mat3& A);
 Vec3 state_translation(const Vec12& q);
 Mat3 state_matrix(const Vec12& q);
+/// The pose (p, A) of state q, and the world velocity of state rate q̇ at q: ṗ, Ȧ, and ω from the skew
+/// part of Ȧ A⁻¹ (exactly Ȧ = [ω]ₓA for a rigid motion).
+BodyPose affine_pose(const Vec12& q);
+BodyVelocity affine_velocity(const Vec12& q, const Vec12& qdot);
 /// J(x̄): the 3×12 map from q to the world position of rest point x̄.
 Mat3x12 point_jacobian(const Vec3& x_bar);
 /// World position of rest point x̄ under state q (= J(x̄)·q, without forming J).
@@ -37,5 +43,9 @@ Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_
 /// The affine bodies of a model, in model order (their meshes shared with it): the mass matrix from the
 /// mass properties, q and q̇ at t = 0 from the initial pose and twist, the exclusions.
 std::vector<AffineBody> affine_bodies(const Model& model);
+/// The stacked layout of affine bodies: kAffineDofs each, in body order.
+inline DofLayout affine_layout(const std::vector<AffineBody>& bodies) {
+  return DofLayout::uniform(static_cast<int>(bodies.size()), kAffineDofs);
+}
 
 }  // namespace affix

@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <numbers>
 
@@ -15,8 +16,8 @@ constexpr double kLinkMassFraction = 0.01;  // a virtual link weighs 1% of the l
 /// Compiles one scene joint at a time into the model (the cases of the header comment).
 class Builder {
  public:
-  Builder(std::vector<AffineBody>& bodies, double chat, JointModel& model)
-      : bodies_(bodies), chat_(chat), model_(model) {}
+  Builder(std::vector<AffineBody>& bodies, DofLayout& layout, double chat, JointModel& model)
+      : bodies_(bodies), layout_(layout), chat_(chat), model_(model) {}
 
   void add(const JointDef& def, int index) {
     joint_ = index;
@@ -72,12 +73,12 @@ class Builder {
   }
 
   /// Adds sign·x_coord(q) of a body point to a row: x_i = p_i + Σ_j A_ij x̄_j (q = p, rows of A).
-  static void add_point_terms(JointRow& row, const BodyPoint& point, int coord, double sign) {
+  void add_point_terms(JointRow& row, const BodyPoint& point, int coord, double sign) const {
     if (point.body < 0) {
       row.rhs -= sign * point.x_bar[coord];
       return;
     }
-    const int base = 12 * point.body;
+    const int base = layout_.offset(point.body);
     row.terms.emplace_back(base + coord, sign);
     for (int j = 0; j < 3; ++j) row.terms.emplace_back(base + 3 + 3 * coord + j, sign * point.x_bar[j]);
   }
@@ -148,11 +149,11 @@ class Builder {
         JointRow row;
         row.joint = joint_;
         row.error_scale = length_;
-        row.terms.emplace_back(12 * a + 3 + 3 * i + j, 1.0);
+        row.terms.emplace_back(layout_.offset(a) + 3 + 3 * i + j, 1.0);
         if (b < 0) {
           row.rhs = M(i, j);
         } else {
-          for (int k = 0; k < 3; ++k) row.terms.emplace_back(12 * b + 3 + 3 * i + k, -M(k, j));
+          for (int k = 0; k < 3; ++k) row.terms.emplace_back(layout_.offset(b) + 3 + 3 * i + k, -M(k, j));
         }
         model_.rows.push_back(std::move(row));
       }
@@ -279,11 +280,13 @@ class Builder {
       link.qdot0 = affine_state(state_translation(parent.qdot0) + A_dot * x_bar, A_dot * A.inverse());
     }
     bodies_.push_back(std::move(link));
+    layout_.append(kAffineDofs);
     ++model_.virtual_links;
     return static_cast<int>(bodies_.size()) - 1;
   }
 
   std::vector<AffineBody>& bodies_;
+  DofLayout& layout_;
   double chat_;
   JointModel& model_;
   const JointDef* def_ = nullptr;
@@ -294,9 +297,11 @@ class Builder {
 
 }  // namespace
 
-JointModel build_joint_model(const Model& scene_model, std::vector<AffineBody>& bodies, double chat) {
+JointModel build_joint_model(const Model& scene_model, std::vector<AffineBody>& bodies, DofLayout& layout,
+                             double chat) {
+  assert(layout.body_count() == static_cast<int>(bodies.size()));
   JointModel model;
-  Builder builder(bodies, chat, model);
+  Builder builder(bodies, layout, chat, model);
   for (std::size_t k = 0; k < scene_model.joints.size(); ++k)
     builder.add(scene_model.joints[k].def, static_cast<int>(k));
   std::sort(model.body_pairs.begin(), model.body_pairs.end());
@@ -304,15 +309,15 @@ JointModel build_joint_model(const Model& scene_model, std::vector<AffineBody>& 
   return model;
 }
 
-Vec3 body_point_position(const VecX& q, const BodyPoint& point) {
+Vec3 body_point_position(const DofLayout& layout, const VecX& q, const BodyPoint& point) {
   if (point.body < 0) return point.x_bar;
-  return world_point(q.segment<12>(12 * point.body), point.x_bar);
+  return world_point(layout.segment<kAffineDofs>(q, point.body), point.x_bar);
 }
 
-double max_joint_error(const JointModel& model, const VecX& q) {
+double max_joint_error(const JointModel& model, const DofLayout& layout, const VecX& q) {
   double error = 0.0;
   for (const PointGap& g : model.gaps)
-    error = std::max(error, (body_point_position(q, g.a) - body_point_position(q, g.b)).norm());
+    error = std::max(error, (body_point_position(layout, q, g.a) - body_point_position(layout, q, g.b)).norm());
   for (const JointRow& row : model.rows) {
     if (row.error_scale == 0.0) continue;
     double residual = -row.rhs;
@@ -321,12 +326,12 @@ double max_joint_error(const JointModel& model, const VecX& q) {
   }
   for (const JointPenalty& p : model.penalties) {
     Vec12 x = Vec12::Zero();
-    for (int k = 0; k < 4; ++k) x.segment<3>(3 * k) = body_point_position(q, p.points[k]);
+    for (int k = 0; k < 4; ++k) x.segment<3>(3 * k) = body_point_position(layout, q, p.points[k]);
     error = std::max(error, std::abs(penalty_constraint(p.kind, x, p.length)));
   }
   for (const JointLimit& l : model.limits) {
     Vec6 x;
-    x << body_point_position(q, l.a), body_point_position(q, l.b);
+    x << body_point_position(layout, q, l.a), body_point_position(layout, q, l.b);
     error = std::max(error, -limit_function(x, l.bound, l.side));
   }
   return error;

@@ -44,7 +44,8 @@ struct BodyPoint {
   Vec3 x_bar = Vec3::Zero();
 };
 
-/// One linear equality row Σ coefficient·q[dof] = rhs over the stacked affine DOFs (dof = 12·body + k).
+/// One linear equality row Σ coefficient·q[dof] = rhs over the stacked affine DOFs
+/// (dof = layout.offset(body) + k, the layout given to build_joint_model).
 /// World points are constants and sit in rhs.
 struct JointRow {
   std::vector<std::pair<int, double>> terms;
@@ -91,15 +92,17 @@ struct JointModel {
 inline constexpr double kPenaltyStiffnessPerMass = 1e7;
 
 /// Emits the model's joints as affine constraint forms for `bodies` (the model's bodies in order).
-/// Appends the virtual links as extra bodies (no geometry, no contact). `chat` is the limits' barrier
-/// clamping distance ĉ (m).
-JointModel build_joint_model(const Model& model, std::vector<AffineBody>& bodies, double chat);
+/// Appends the virtual links as extra bodies (no geometry, no contact) to `bodies` and, as affine
+/// bodies, to `layout`, the stacked layout of `bodies` that the rows' DOF indices address. `chat` is the
+/// limits' barrier clamping distance ĉ (m).
+JointModel build_joint_model(const Model& model, std::vector<AffineBody>& bodies, DofLayout& layout,
+                             double chat);
 
-/// World position of a body point in the stacked state q.
-Vec3 body_point_position(const VecX& q, const BodyPoint& point);
+/// World position of a body point in the stacked state q laid out by `layout`.
+Vec3 body_point_position(const DofLayout& layout, const VecX& q, const BodyPoint& point);
 
 /// The largest joint error at q (m): gaps of point connections, residuals of the other linear rows
 /// (scaled to lengths), |c| of penalties, and how far any limit function is below 0.
-double max_joint_error(const JointModel& model, const VecX& q);
+double max_joint_error(const JointModel& model, const DofLayout& layout, const VecX& q);
 
 }  // namespace affix

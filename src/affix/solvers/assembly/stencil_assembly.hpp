@@ -58,10 +58,10 @@ StencilBodyTerms stencil_to_bodies(const BodyPoint* points, Count count, double 
 template <int N>
 using StencilSize = std::integral_constant<int, N>;
 
-/// gradient += scale·∇ of the stencil, in its bodies' segments.
-inline void add_stencil_gradient(const StencilBodyTerms& t, double scale, VecX& gradient) {
-  if (t.a >= 0) gradient.segment<12>(12 * t.a) += scale * t.grad_a;
-  if (t.b >= 0) gradient.segment<12>(12 * t.b) += scale * t.grad_b;
+/// gradient += scale·∇ of the stencil, in its bodies' segments of a gradient laid out by `layout`.
+inline void add_stencil_gradient(const StencilBodyTerms& t, double scale, const DofLayout& layout, VecX& gradient) {
+  if (t.a >= 0) layout.segment<kAffineDofs>(gradient, t.a) += scale * t.grad_a;
+  if (t.b >= 0) layout.segment<kAffineDofs>(gradient, t.b) += scale * t.grad_b;
 }
 
 /// H += scale·∇² of the stencil: two diagonal blocks and the coupling between them.

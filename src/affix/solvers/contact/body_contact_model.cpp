@@ -64,15 +64,15 @@ Eigen::Matrix<double, 3, 2> tangent_basis(const Vec3& n) {
 }  // namespace
 
 BodyContactModel::BodyContactModel(const std::vector<AffineBody>& bodies, double dhat)
-    : bodies_(bodies), edges_(body_edges(bodies)), dhat_(dhat) {}
+    : bodies_(bodies), layout_(affine_layout(bodies)), edges_(body_edges(bodies)), dhat_(dhat) {}
 
 void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
-  const WorldVertices x0 = world_vertices(bodies_, q);
+  const WorldVertices x0 = world_vertices(bodies_, layout_, q);
   if (!dq) {
     candidates_ = find_contact_candidates(bodies_, edges_, x0, nullptr, dhat_);
     return;
   }
-  const WorldVertices x1 = world_vertices(bodies_, q + *dq);
+  const WorldVertices x1 = world_vertices(bodies_, layout_, q + *dq);
   candidates_ = find_contact_candidates(bodies_, edges_, x0, &x1, dhat_);
 }
 
@@ -91,7 +91,7 @@ void BodyContactModel::add_energies(const VecX& q, double kappa, double beta_h2,
                                     const std::vector<PairFriction>& friction, double eps,
                                     const std::vector<char>& include, std::vector<double>& per_body) const {
   if (candidates_.empty() && friction.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, q);
+  const WorldVertices x = world_vertices(bodies_, layout_, q);
   const auto add = [&](const ContactStencil& s, double value) {
     const int owner = include[s.body_a()] ? s.body_a() : s.body_b();
     if (include[owner]) per_body[owner] += beta_h2 * value;
@@ -106,7 +106,7 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
                                        const std::vector<PairFriction>& friction, double eps,
                                        VecX& gradient, BlockHessian& H) const {
   if (candidates_.empty() && friction.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, q);
+  const WorldVertices x = world_vertices(bodies_, layout_, q);
   const std::vector<ContactStencil> stencils = active_stencils(bodies_, edges_, candidates_, x, dhat_);
   const int n_barrier = static_cast<int>(stencils.size());
   std::vector<StencilBodyTerms> terms(n_barrier + friction.size());
@@ -120,7 +120,7 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
     }
   });
   for (const StencilBodyTerms& t : terms) {  // in stencil order: deterministic sums
-    add_stencil_gradient(t, beta_h2, gradient);
+    add_stencil_gradient(t, beta_h2, layout_, gradient);
     add_stencil_hessian(t, beta_h2, H);
   }
 }
@@ -128,7 +128,7 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
 
 void BodyContactModel::add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const {
   if (candidates_.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, q);
+  const WorldVertices x = world_vertices(bodies_, layout_, q);
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
     const double k_d = std::max(bodies_[s.body_a()].damping, bodies_[s.body_b()].damping);
     if (k_d != 0.0) add_stencil_hessian(projected_barrier(s, bodies_, x, dhat_, kappa), k_d, K);
@@ -137,17 +137,17 @@ void BodyContactModel::add_damping_hessian(const VecX& q, double kappa, BlockHes
 
 void BodyContactModel::add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const {
   if (candidates_.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, q);
+  const WorldVertices x = world_vertices(bodies_, layout_, q);
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
     add_stencil_gradient(to_bodies(s, bodies_, stencil_barrier(s, stencil_positions(s, x), dhat_, 1.0)), beta_h2,
-                 gradient);
+                         layout_, gradient);
   }
 }
 
 std::vector<double> BodyContactModel::max_steps(const VecX& q, const VecX& dq) const {
   std::vector<double> per_body(bodies_.size(), 1.0);
   if (candidates_.empty()) return per_body;
-  const WorldVertices x0 = world_vertices(bodies_, q), x1 = world_vertices(bodies_, q + dq);
+  const WorldVertices x0 = world_vertices(bodies_, layout_, q), x1 = world_vertices(bodies_, layout_, q + dq);
   std::vector<double> toi(candidates_.size(), 1.0);
   tbb::parallel_for(0, static_cast<int>(candidates_.size()), [&](int k) {
     const ContactCandidate& c = candidates_[k];
@@ -179,7 +179,7 @@ std::vector<PairFriction> BodyContactModel::lag_friction(const VecX& q_lag, cons
                                                          double kappa) const {
   std::vector<PairFriction> out;
   if (candidates_.empty()) return out;
-  const WorldVertices x = world_vertices(bodies_, q_lag), x_start = world_vertices(bodies_, q_start);
+  const WorldVertices x = world_vertices(bodies_, layout_, q_lag), x_start = world_vertices(bodies_, layout_, q_start);
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
     // Friction coefficient of a pair: geometric mean of the two (DESIGN §3).
     const double mu = std::sqrt(bodies_[s.body_a()].friction * bodies_[s.body_b()].friction);
@@ -204,7 +204,7 @@ std::vector<PairFriction> BodyContactModel::lag_friction(const VecX& q_lag, cons
 BodyContactModel::Proximity BodyContactModel::min_distance(const VecX& q) const {
   Proximity p{std::numeric_limits<double>::infinity()};
   if (candidates_.empty()) return p;
-  const WorldVertices x = world_vertices(bodies_, q);
+  const WorldVertices x = world_vertices(bodies_, layout_, q);
   // Every candidate within d̂ is a stencil; its distance is that of its reduced form.
   const auto stencils = active_stencils(bodies_, edges_, candidates_, x, std::numeric_limits<double>::max());
   for (const ContactStencil& s : stencils) {
@@ -217,7 +217,7 @@ BodyContactModel::Proximity BodyContactModel::min_distance(const VecX& q) const 
 
 std::vector<ContactRecord> BodyContactModel::contact_records(const VecX& q, double kappa) const {
   std::vector<ContactRecord> out;
-  const WorldVertices x = world_vertices(bodies_, q);
+  const WorldVertices x = world_vertices(bodies_, layout_, q);
   const std::vector<ContactCandidate> candidates = find_contact_candidates(bodies_, edges_, x, nullptr, dhat_);
   if (candidates.empty()) return out;
   for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates, x, dhat_)) {

@@ -71,6 +71,7 @@ class BodyContactModel {
 
  private:
   const std::vector<AffineBody>& bodies_;
+  DofLayout layout_;  // the bodies' stacked layout (affine)
   std::vector<std::vector<std::array<int, 2>>> edges_;
   double dhat_;
   std::vector<ContactCandidate> candidates_;

@@ -64,10 +64,10 @@ void pair_within(const std::vector<Aabb>& queries, const std::vector<Aabb>& targ
 
 }  // namespace
 
-WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const VecX& q) {
+WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const DofLayout& layout, const VecX& q) {
   WorldVertices x(bodies.size());
   tbb::parallel_for(0, static_cast<int>(bodies.size()), [&](int i) {
-    const Vec12 qi = q.segment<12>(12 * i);
+    const Vec12 qi = layout.segment<kAffineDofs>(q, i);
     for (const Vec3& x_bar : bodies[i].mesh->vertices) x[i].push_back(world_point(qi, x_bar));
   });
   return x;

@@ -27,7 +27,8 @@ struct ContactCandidate {
 /// World positions of every body's vertices.
 using WorldVertices = std::vector<std::vector<Vec3>>;
 
-WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const VecX& q);
+/// ... at the stacked state q laid out by `layout`.
+WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const DofLayout& layout, const VecX& q);
 
 /// The unique edges of every body's mesh (mesh_edges), computed once per run.
 std::vector<std::vector<std::array<int, 2>>> body_edges(const std::vector<AffineBody>& bodies);

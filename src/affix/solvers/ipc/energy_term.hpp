@@ -90,9 +90,13 @@ class JointTerm final : public EnergyTerm {
 /// Semi-implicit Rayleigh damping R (Chen 2022 §5.1), its K and offsets taken from the step constants.
 class RayleighDampingTerm final : public EnergyTerm {
  public:
+  explicit RayleighDampingTerm(const DofLayout& layout) : layout_(layout) {}
   void add_energies(const VecX& q, const StepConstants& c, const std::vector<char>& include,
                     std::vector<double>& per_body) const override;
   void add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient, BlockHessian& H) const override;
+
+ private:
+  const DofLayout& layout_;
 };
 
 }  // namespace affix

@@ -16,25 +16,27 @@ namespace affix {
 
 void RayleighDampingTerm::add_energies(const VecX& q, const StepConstants& c, const std::vector<char>& include,
                                        std::vector<double>& per_body) const {
-  RayleighDamping{c.damping, c.damping_gamma, c.damping_offset}.add_energies(q, c.beta_h2, include, per_body);
+  RayleighDamping{c.damping, c.damping_gamma, c.damping_offset, layout_}.add_energies(q, c.beta_h2, include, per_body);
 }
 
 void RayleighDampingTerm::add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient,
                                           BlockHessian& H) const {
-  RayleighDamping{c.damping, c.damping_gamma, c.damping_offset}.add_derivatives(q, c.beta_h2, gradient, H);
+  RayleighDamping{c.damping, c.damping_gamma, c.damping_offset, layout_}.add_derivatives(q, c.beta_h2, gradient, H);
 }
 
 IncrementalPotential::IncrementalPotential(const std::vector<AffineBody>& bodies,
                                            const std::optional<Ground>& ground, double dhat,
                                            const JointModel& joints)
     : bodies_(bodies),
+      layout_(affine_layout(bodies)),
       dhat_(dhat),
       ground_contacts_(bodies, ground, dhat),
       contacts_(bodies, dhat),
       joints_(bodies, joints, dhat),
       joint_pairs_(joints.body_pairs),
       contact_term_(contacts_),
-      joint_term_(joints_) {}
+      joint_term_(joints_),
+      damping_term_(layout_) {}
 
 std::vector<std::array<int, 2>> IncrementalPotential::coupled_body_pairs() const {
   std::vector<std::array<int, 2>> pairs = contacts_.candidate_body_pairs();
@@ -59,7 +61,7 @@ std::vector<double> IncrementalPotential::body_energies(const VecX& q, const Ste
   std::vector<double> per_body(n, 0.0);
   tbb::parallel_for(0, n, [&](int i) {
     if (bodies_[i].is_dirichlet() || !active[i]) return;
-    const Vec12 qi = body_segment(q, i);
+    const Vec12 qi = body_segment(layout_, q, i);
     per_body[i] = inertia_energy(bodies_[i].mass_matrix, qi, c.q_tilde[i]) +
                   c.beta_h2 * body_potential(i, qi, c);
   });
@@ -80,7 +82,7 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
                                                 const BodyMask& active, VecX& gradient,
                                                 BlockHessian& H) const {
   const int n = static_cast<int>(bodies_.size());
-  gradient.setZero(12 * n);
+  gradient.setZero(layout_.total());
   H.reset(n);
   tbb::parallel_for(0, n, [&](int i) {
     const AffineBody& body = bodies_[i];
@@ -88,7 +90,7 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
       H.diagonal(i) = Mat12::Identity();
       return;
     }
-    const Vec12 qi = body_segment(q, i);
+    const Vec12 qi = body_segment(layout_, q, i);
     Vec12 g = orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i];
     // The orthogonality Hessian lives on the 9 DOFs of A only: project that block.
     Mat12 h = Mat12::Zero();
@@ -96,13 +98,13 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
         orthogonality_potential_hessian(qi, body.stiffness, body.volume).bottomRightCorner<9, 9>());
     if (ground_contacts_.acts_on(i))
       ground_contacts_.add_derivatives(i, qi, c.kappa, c.friction[i], c.friction_eps, g, h);
-    body_segment(gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
+    body_segment(layout_, gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
     H.diagonal(i) = body.mass_matrix + c.beta_h2 * h;
   });
   for (const EnergyTerm* term : coupling_terms()) term->add_derivatives(q, c, gradient, H);
   for (int i = 0; i < n; ++i) {
     if (!bodies_[i].is_dirichlet() && active[i]) continue;
-    body_segment(gradient, i).setZero();
+    body_segment(layout_, gradient, i).setZero();
     H.make_dirichlet(i);
   }
 }
@@ -110,21 +112,21 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
 void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepConstants& c,
                                                      VecX& barrier_grad, VecX& rest_grad) const {
   const int n = static_cast<int>(bodies_.size());
-  barrier_grad.setZero(12 * n);
-  rest_grad.setZero(12 * n);
+  barrier_grad.setZero(layout_.total());
+  rest_grad.setZero(layout_.total());
   tbb::parallel_for(0, n, [&](int i) {
     const AffineBody& body = bodies_[i];
     if (body.is_dirichlet()) return;
-    const Vec12 qi = body_segment(q, i);
-    body_segment(rest_grad, i) =
+    const Vec12 qi = body_segment(layout_, q, i);
+    body_segment(layout_, rest_grad, i) =
         inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) +
         c.beta_h2 * (orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i]);
     if (!ground_contacts_.acts_on(i)) return;
-    body_segment(barrier_grad, i) = c.beta_h2 * ground_contacts_.barrier_gradient(i, qi);
+    body_segment(layout_, barrier_grad, i) = c.beta_h2 * ground_contacts_.barrier_gradient(i, qi);
   });
   for (const EnergyTerm* term : coupling_terms()) term->add_barrier_gradient(q, c.beta_h2, barrier_grad);
   for (int i = 0; i < n; ++i)
-    if (bodies_[i].is_dirichlet()) body_segment(barrier_grad, i).setZero();
+    if (bodies_[i].is_dirichlet()) body_segment(layout_, barrier_grad, i).setZero();
 }
 
 std::vector<std::vector<GroundFrictionContact>> IncrementalPotential::lag_friction(
@@ -133,7 +135,7 @@ std::vector<std::vector<GroundFrictionContact>> IncrementalPotential::lag_fricti
   std::vector<std::vector<GroundFrictionContact>> contacts(n);
   tbb::parallel_for(0, n, [&](int i) {
     if (ground_contacts_.acts_on(i))
-      contacts[i] = ground_contacts_.lag_friction(i, body_segment(q_lag, i), body_segment(q_start, i), kappa);
+      contacts[i] = ground_contacts_.lag_friction(i, body_segment(layout_, q_lag, i), body_segment(layout_, q_start, i), kappa);
   });
   return contacts;
 }
@@ -144,8 +146,8 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
   std::vector<double> per_body(n, 1.0);
   tbb::parallel_for(0, n, [&](int i) {
     if (!ground_contacts_.acts_on(i) || !active[i]) return;
-    const Vec12 qi = body_segment(q, i);
-    per_body[i] = ground_contacts_.max_step(i, qi, qi + body_segment(dq, i));
+    const Vec12 qi = body_segment(layout_, q, i);
+    per_body[i] = ground_contacts_.max_step(i, qi, qi + body_segment(layout_, dq, i));
   });
   for (const EnergyTerm* term : coupling_terms()) term->limit_steps(q, dq, per_body);
   return per_body;
@@ -155,7 +157,7 @@ ContactSummary IncrementalPotential::contact_summary(const VecX& q) const {
   ContactSummary s{std::numeric_limits<double>::infinity(), 0};
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
     if (!ground_contacts_.acts_on(i)) continue;
-    const GroundContactModel::Proximity p = ground_contacts_.proximity(i, body_segment(q, i));
+    const GroundContactModel::Proximity p = ground_contacts_.proximity(i, body_segment(layout_, q, i));
     if (p.min_distance < s.min_distance) s.min_distance = p.min_distance, s.closest = {i, -1};
     s.active += p.active;
   }
@@ -170,7 +172,7 @@ double IncrementalPotential::potential_energy(const VecX& q, const std::vector<V
   double total = 0.0;
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
     if (bodies_[i].is_dirichlet()) continue;
-    const Vec12 qi = body_segment(q, i);
+    const Vec12 qi = body_segment(layout_, q, i);
     total += orthogonality_potential(qi, bodies_[i].stiffness, bodies_[i].volume) +
              linear_potential(gravity_loads[i], qi);
     if (ground_contacts_.acts_on(i)) ground_contacts_.add_barrier_energy(i, qi, kappa, total);
@@ -190,7 +192,7 @@ BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) 
   BlockHessian K;
   K.reset(n);
   for (int i = 0; i < n; ++i) {
-    if (ground_contacts_.acts_on(i)) K.diagonal(i) += ground_contacts_.damping_hessian(i, body_segment(q, i), kappa);
+    if (ground_contacts_.acts_on(i)) K.diagonal(i) += ground_contacts_.damping_hessian(i, body_segment(layout_, q, i), kappa);
   }
   for (const EnergyTerm* term : coupling_terms()) term->add_damping_hessian(q, kappa, K);
   bool any = !K.couplings().empty();
@@ -202,7 +204,7 @@ BlockHessian IncrementalPotential::damping_hessian(const VecX& q, double kappa) 
 std::vector<ContactRecord> IncrementalPotential::contact_records(const VecX& q, double kappa) const {
   std::vector<ContactRecord> out;
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
-    if (ground_contacts_.acts_on(i)) ground_contacts_.add_contact_records(i, body_segment(q, i), kappa, out);
+    if (ground_contacts_.acts_on(i)) ground_contacts_.add_contact_records(i, body_segment(layout_, q, i), kappa, out);
   }
   std::vector<ContactRecord> pairs = contacts_.contact_records(q, kappa);
   out.insert(out.end(), pairs.begin(), pairs.end());

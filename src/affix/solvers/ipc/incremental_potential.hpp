@@ -49,11 +49,14 @@ class IncrementalPotential {
   /// ... and the body pairs that joints couple.
   std::vector<std::array<int, 2>> coupled_body_pairs() const;
 
+  /// Where each body's DOFs sit in the q, gradient and Hessian this potential takes and gives.
+  const DofLayout& layout() const { return layout_; }
+
   double energy(const VecX& q, const StepConstants& c) const;
   /// The energy of each body in `active` (0 for the others), so that islands can be line-searched
   /// independently.
   std::vector<double> body_energies(const VecX& q, const StepConstants& c, const BodyMask& active) const;
-  /// Gradient (12n) and PSD-projected Hessian of the active bodies; the rows of Dirichlet and
+  /// Gradient (layout().total()) and PSD-projected Hessian of the active bodies; the rows of Dirichlet and
   /// inactive bodies are identity with zero gradient, so their Newton step is zero.
   void gradient_and_hessian(const VecX& q, const StepConstants& c, const BodyMask& active,
                             VecX& gradient, BlockHessian& H) const;
@@ -99,6 +102,7 @@ class IncrementalPotential {
   double body_potential(int i, const Vec12& q, const StepConstants& c) const;
 
   const std::vector<AffineBody>& bodies_;
+  DofLayout layout_;  // every body affine, in body order
   double dhat_;
   GroundContactModel ground_contacts_;
   BodyContactModel contacts_;
@@ -111,8 +115,10 @@ class IncrementalPotential {
   std::array<const EnergyTerm*, 3> coupling_terms() const { return {&contact_term_, &joint_term_, &damping_term_}; }
 };
 
-/// The segment of body i in a stacked state vector.
-inline auto body_segment(VecX& x, int i) { return x.segment<12>(12 * i); }
-inline auto body_segment(const VecX& x, int i) { return x.segment<12>(12 * i); }
+/// The affine DOFs of body i (every ipc body is affine) in a stacked vector laid out by `layout`.
+inline auto body_segment(const DofLayout& layout, VecX& x, int i) { return layout.segment<kAffineDofs>(x, i); }
+inline auto body_segment(const DofLayout& layout, const VecX& x, int i) {
+  return layout.segment<kAffineDofs>(x, i);
+}
 
 }  // namespace affix

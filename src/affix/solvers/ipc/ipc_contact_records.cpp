@@ -10,8 +10,8 @@ namespace affix {
 /// no contact has pushed yet. Virtual links have no geometry and never appear.
 std::vector<ContactRecord> IpcSimulator::contact_records() const {
   const int n = static_cast<int>(bodies_.size());
-  VecX q(12 * n);
-  for (int i = 0; i < n; ++i) body_segment(q, i) = history_[i].q;
+  VecX q(layout_.total());
+  for (int i = 0; i < n; ++i) body_segment(layout_, q, i) = history_[i].q;
   const double kappa = kappa_ > 0.0 ? kappa_ : ipc_settings_.kappa.value_or(0.0);
   std::vector<ContactRecord> records = potential_.contact_records(q, kappa);
   std::erase_if(records, [&](const ContactRecord& r) {

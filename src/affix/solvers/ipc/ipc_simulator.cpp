@@ -28,8 +28,9 @@ constexpr double kMinStartGap = 1e-3;
 /// apart (those that overlap or sit below the ground are refused before, with their own message).
 void refuse_bodies_too_close(const Model& scene, double dhat, const std::vector<AffineBody>& bodies,
                              IncrementalPotential& potential) {
-  VecX q0(12 * bodies.size());
-  for (std::size_t i = 0; i < bodies.size(); ++i) body_segment(q0, static_cast<int>(i)) = bodies[i].q0;
+  const DofLayout& layout = potential.layout();
+  VecX q0(layout.total());
+  for (int i = 0; i < layout.body_count(); ++i) body_segment(layout, q0, i) = bodies[i].q0;
   potential.update_contact_candidates(q0, nullptr);
   const ContactSummary s = potential.contact_summary(q0);
   if (!(s.min_distance < kMinStartGap * dhat)) return;
@@ -92,7 +93,8 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
       forces_(model_->forces),
       bodies_(affine_bodies(*model_)),
       scene_body_count_(static_cast<int>(bodies_.size())),
-      joints_(build_joint_model(*model_, bodies_, ipc_settings_.dhat)),
+      layout_(affine_layout(bodies_)),
+      joints_(build_joint_model(*model_, bodies_, layout_, ipc_settings_.dhat)),
       potential_(bodies_, model_->ground, ipc_settings_.dhat, joints_),
       joint_space_(bodies_, joints_),
       drivers_(joint_drivers(bodies_, joints_)) {
@@ -118,11 +120,7 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
   for (const std::string& name : joint_space_.redundant_joints())
     std::cerr << "affix: warning: " << scene.file.string() << ": joint '" << excerpt(name)
               << "' has constraint rows that depend on other joints' (a closed loop); they were dropped\n";
-  for (const ForceDef& f : forces_) {
-    const Vec12& q0 = bodies_[f.body_index].q0;
-    const Vec3 world = f.point.value_or(state_translation(q0));
-    force_points_.push_back(state_matrix(q0).inverse() * (world - state_translation(q0)));
-  }
+  force_points_ = force_rest_points(forces_, bodies_);
 
   newton_options_.h = settings_.dt;
   newton_options_.tolerance = ipc_settings_.tolerance;
@@ -151,24 +149,9 @@ StepConstants IpcSimulator::step_constants(const VecX& q_start,
   StepConstants c;
   c.beta_h2 = predictions.empty() ? h * h : predictions.front().beta * h * h;
   c.friction_eps = ipc_settings_.epsv * h;
-  // Neumaier's compensated sum: two opposite 1e200 N forces must cancel without taking gravity's
-  // 1e4 N with them, as a plain left-to-right sum would.
-  c.loads = gravity_loads_;
-  std::vector<Vec12> lost(c.loads.size(), Vec12::Zero());  // what rounding dropped, per body
-  for (std::size_t k = 0; k < forces_.size(); ++k) {
-    const ForceDef& f = forces_[k];
-    if (t < f.start || t >= f.end) continue;  // active for start ≤ t < end, t at the step's start
-    const Vec12 qi = body_segment(q_start, f.body_index);
-    const Vec12 load = point_force(force_points_[k], f.force) + torque_force(state_matrix(qi), f.torque);
-    Vec12& sum = c.loads[f.body_index];
-    for (int r = 0; r < 12; ++r) {
-      const double total = sum[r] + load[r];
-      lost[f.body_index][r] += std::abs(sum[r]) >= std::abs(load[r]) ? (sum[r] - total) + load[r]
-                                                                      : (load[r] - total) + sum[r];
-      sum[r] = total;
-    }
-  }
-  for (std::size_t i = 0; i < lost.size(); ++i) c.loads[i] += lost[i];
+  c.loads = gravity_loads_;  // and the forces active at the step's start t
+  add_external_loads(c.loads, forces_, force_points_, t,
+                     [&](int i) { return state_matrix(body_segment(layout_, q_start, i)); });
   for (const Prediction& p : predictions) c.q_tilde.push_back(p.q_tilde);
   return c;
 }
@@ -179,10 +162,10 @@ StepStats IpcSimulator::step() {
   const int n = static_cast<int>(bodies_.size());
   const double t_next = (step_ + 1) * h;
 
-  VecX q_start(12 * n), q(12 * n);
+  VecX q_start(layout_.total()), q(layout_.total());
   std::vector<Prediction> predictions;
   for (int i = 0; i < n; ++i) {
-    body_segment(q_start, i) = history_[i].q;
+    body_segment(layout_, q_start, i) = history_[i].q;
     predictions.push_back(predict(settings_.integrator, history_[i], h));
   }
   // Every body shares one β (all bodies use the same integrator and history length).
@@ -241,7 +224,7 @@ StepStats IpcSimulator::step() {
   check_finite(q);
   kappa_ = c.kappa;
 
-  for (int i = 0; i < n; ++i) advance(settings_.integrator, history_[i], body_segment(q, i), h);
+  for (int i = 0; i < n; ++i) advance(settings_.integrator, history_[i], body_segment(layout_, q, i), h);
   ++step_;
 
   const ContactSummary contacts = potential_.contact_summary(q);
@@ -250,7 +233,7 @@ StepStats IpcSimulator::step() {
   stats.min_distance = contacts.min_distance;
   stats.active_contacts = contacts.active;
   stats.barrier_stiffness = c.kappa;
-  stats.max_joint_error = max_joint_error(joints_, q);
+  stats.max_joint_error = max_joint_error(joints_, layout_, q);
   for (int i = 0; i < n; ++i) stats.kinetic_energy += kinetic_energy(bodies_[i].mass_matrix, history_[i].qdot);
   stats.potential_energy = potential_.potential_energy(q, gravity_loads_, c.kappa);
   stats.wall_ms =
@@ -265,29 +248,29 @@ StepStats IpcSimulator::step() {
 // with it hold at the solve's start (Newton then finds how they really move).
 void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
   const int n = static_cast<int>(bodies_.size());
-  VecX dq = VecX::Zero(12 * n);
+  VecX dq = VecX::Zero(layout_.total());
   bool moving = false;
   for (int i = 0; i < n; ++i) {
     if (!bodies_[i].is_dirichlet()) continue;
-    body_segment(dq, i) = prescribed_state(bodies_[i], t_next) - body_segment(q, i);
-    moving = moving || body_segment(dq, i).squaredNorm() > 0.0;
+    body_segment(layout_, dq, i) = prescribed_state(bodies_[i], t_next) - body_segment(layout_, q, i);
+    moving = moving || body_segment(layout_, dq, i).squaredNorm() > 0.0;
   }
   if (!moving) return;
   for (int i = 0; i < n; ++i) {
     const int k = drivers_[i];
-    if (k < 0 || body_segment(dq, k).squaredNorm() == 0.0) continue;
+    if (k < 0 || body_segment(layout_, dq, k).squaredNorm() == 0.0) continue;
     // x ↦ A' A⁻¹ (x − p) + p' maps the driver's old pose to its new one; apply it to body i.
-    const Vec12 old_k = body_segment(q, k), new_k = old_k + body_segment(dq, k);
+    const Vec12 old_k = body_segment(layout_, q, k), new_k = old_k + body_segment(layout_, dq, k);
     const Mat3 T = state_matrix(new_k) * state_matrix(old_k).inverse();
-    const Vec12 qi = body_segment(q, i);
-    body_segment(dq, i) = affine_state(T * (state_translation(qi) - state_translation(old_k)) +
+    const Vec12 qi = body_segment(layout_, q, i);
+    body_segment(layout_, dq, i) = affine_state(T * (state_translation(qi) - state_translation(old_k)) +
                                            state_translation(new_k),
                                        T * state_matrix(qi)) - qi;
   }
   potential_.update_contact_candidates(q, &dq);
   const std::vector<double> alpha = potential_.max_steps(q, dq, IncrementalPotential::BodyMask(n, 1));
   for (int i = 0; i < n; ++i) {
-    if (alpha[i] >= 1.0 || body_segment(dq, i).squaredNorm() == 0.0) continue;
+    if (alpha[i] >= 1.0 || body_segment(layout_, dq, i).squaredNorm() == 0.0) continue;
     const int driver = bodies_[i].is_dirichlet() ? i : drivers_[i];
     throw SimulationError("the prescribed motion of body '" + excerpt(bodies_[driver].name) +
                           "' would run into another body within the step");
@@ -301,25 +284,25 @@ void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
 // CCD-filtered along the straight line from qⁿ, island by island, so the start is intersection-free.
 void IpcSimulator::move_towards_rigid_prediction(VecX& q, const StepConstants& c) {
   const int n = static_cast<int>(bodies_.size());
-  VecX dq = VecX::Zero(12 * n);
+  VecX dq = VecX::Zero(layout_.total());
   for (int i = 0; i < n; ++i) {
     if (bodies_[i].is_dirichlet()) continue;
     const Vec12& q_tilde = c.q_tilde[i];
-    body_segment(dq, i) =
-        affine_state(state_translation(q_tilde), polar_rotation(state_matrix(q_tilde))) - body_segment(q, i);
+    body_segment(layout_, dq, i) =
+        affine_state(state_translation(q_tilde), polar_rotation(state_matrix(q_tilde))) - body_segment(layout_, q, i);
   }
   // Jointed bodies start from qⁿ, which satisfies their joints; their independent rigid predictions
   // would not, and restoring the joints from there cost more Newton iterations than the predictor
   // saves (a 100-link chain: 7.7 instead of 3.0 per step, with a mass-weighted projection).
   for (const JointRow& row : joints_.rows)
-    for (const auto& [dof, coefficient] : row.terms) body_segment(dq, dof / 12).setZero();
+    for (const auto& [dof, coefficient] : row.terms) body_segment(layout_, dq, layout_.body_of(dof)).setZero();
   safe_island_move(potential_, bodies_, q, dq);
 }
 
 void IpcSimulator::check_finite(const VecX& q) const {
   const int n = static_cast<int>(bodies_.size());
   for (int i = 0; i < n; ++i) {
-    const auto qi = body_segment(q, i);
+    const auto qi = body_segment(layout_, q, i);
     // A body that left any sane range (1e6 × the scene size away) has run away.
     if (!qi.allFinite() || qi.head<3>().norm() > 1e6 * scene_size_)
       throw SimulationError("body '" + excerpt(bodies_[i].name) +
@@ -329,8 +312,7 @@ void IpcSimulator::check_finite(const VecX& q) const {
 
 std::vector<BodyPose> IpcSimulator::poses() const {
   std::vector<BodyPose> out;
-  for (int i = 0; i < scene_body_count_; ++i)
-    out.push_back({state_translation(history_[i].q), state_matrix(history_[i].q)});
+  for (int i = 0; i < scene_body_count_; ++i) out.push_back(affine_pose(history_[i].q));
   return out;
 }
 
@@ -342,17 +324,7 @@ std::vector<Vec12> IpcSimulator::state_velocities() const {
 
 std::vector<BodyVelocity> IpcSimulator::velocities() const {
   std::vector<BodyVelocity> out;
-  for (int i = 0; i < scene_body_count_; ++i) {
-    const Vec12& q = history_[i].q;
-    const Vec12& qdot = history_[i].qdot;
-    BodyVelocity v;
-    v.linear = state_translation(qdot);
-    v.A_dot = state_matrix(qdot);
-    // ω from the skew part of W = Ȧ A⁻¹ (for a rotation, W = [ω]ₓ exactly).
-    const Mat3 W = v.A_dot * state_matrix(q).inverse();
-    v.angular = 0.5 * Vec3(W(2, 1) - W(1, 2), W(0, 2) - W(2, 0), W(1, 0) - W(0, 1));
-    out.push_back(v);
-  }
+  for (int i = 0; i < scene_body_count_; ++i) out.push_back(affine_velocity(history_[i].q, history_[i].qdot));
   return out;
 }
 

@@ -61,6 +61,7 @@ class IpcSimulator final : public Simulator {
   const std::vector<ForceDef>& forces_;   // the model's
   std::vector<AffineBody> bodies_;
   int scene_body_count_ = 0;
+  DofLayout layout_;                      // bodies_' stacked DOFs, the joints' virtual links included
   JointModel joints_;                     // appends its virtual links to bodies_
   std::vector<Vec3> force_points_;        // rest-frame application point of each force
   std::vector<Vec12> gravity_loads_;

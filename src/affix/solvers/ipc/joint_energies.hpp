@@ -41,6 +41,7 @@ class JointEnergies {
 
  private:
   const std::vector<AffineBody>& bodies_;
+  DofLayout layout_;  // the bodies' stacked layout (affine), which the model's rows address
   const JointModel& model_;
   double chat_;
 };

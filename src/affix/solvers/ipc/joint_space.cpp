@@ -5,7 +5,8 @@
 namespace affix {
 
 JointSpace::JointSpace(const std::vector<AffineBody>& bodies, const JointModel& model) {
-  const int n = 12 * static_cast<int>(bodies.size());
+  const DofLayout layout = affine_layout(bodies);
+  const int n = layout.total();
   std::vector<SparseRow> eliminated;
   std::vector<int> joint_of_row;
   for (const JointRow& row : model.rows) {
@@ -13,7 +14,7 @@ JointSpace::JointSpace(const std::vector<AffineBody>& bodies, const JointModel& 
     split.rhs = row.rhs;
     SparseRow dynamic;
     for (const auto& [dof, coefficient] : row.terms) {
-      if (bodies[dof / 12].is_dirichlet()) split.known.emplace_back(dof, coefficient);
+      if (bodies[layout.body_of(dof)].is_dirichlet()) split.known.emplace_back(dof, coefficient);
       else dynamic.terms.emplace_back(dof, coefficient);
     }
     if (dynamic.terms.empty()) continue;  // joins prescribed bodies only: nothing to solve for
@@ -54,12 +55,13 @@ bool JointSpace::solve(const BlockHessian& H, const VecX& gradient, const VecX& 
 }
 
 Eigen::SparseMatrix<double> to_sparse(const BlockHessian& H) {
-  const int n = 12 * H.block_count();
+  constexpr int m = BlockHessian::kBlockSize;
+  const int n = m * H.block_count();
   std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(144 * (H.block_count() + 2 * H.couplings().size()));
-  const auto add_block = [&](int I, int J, const Mat12& block) {
-    for (int c = 0; c < 12; ++c)
-      for (int r = 0; r < 12; ++r) entries.emplace_back(12 * I + r, 12 * J + c, block(r, c));
+  entries.reserve(m * m * (H.block_count() + 2 * H.couplings().size()));
+  const auto add_block = [&](int I, int J, const BlockHessian::Block& block) {
+    for (int c = 0; c < m; ++c)
+      for (int r = 0; r < m; ++r) entries.emplace_back(m * I + r, m * J + c, block(r, c));
   };
   for (int i = 0; i < H.block_count(); ++i) add_block(i, i, H.diagonal(i));
   for (const auto& [key, block] : H.couplings()) {  // block (row, column) = (key.second, key.first)

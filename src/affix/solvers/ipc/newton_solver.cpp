@@ -21,10 +21,11 @@ using BodyMask = IncrementalPotential::BodyMask;
 
 /// The island's own length scale L: the diagonal of the box around its bodies' bounding spheres at q.
 /// The stopping test is relative to it, so a body far away (a larger scene) never loosens the test.
-double island_size(const VecX& q, const Island& island, const std::vector<double>& radii) {
+double island_size(const DofLayout& layout, const VecX& q, const Island& island,
+                   const std::vector<double>& radii) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (int i : island) {
-    const Vec3 p = body_segment(q, i).head<3>();
+    const Vec3 p = body_segment(layout, q, i).head<3>();
     lo = lo.cwiseMin(p - Vec3::Constant(radii[i]));
     hi = hi.cwiseMax(p + Vec3::Constant(radii[i]));
   }
@@ -33,11 +34,11 @@ double island_size(const VecX& q, const Island& island, const std::vector<double
 
 /// max over the island's bodies of (‖Δp‖∞ + r‖ΔA‖∞) / (h·L): a bound on every vertex's velocity
 /// change, relative to the island's size L.
-double scaled_step_norm(const VecX& dq, const Island& island, const std::vector<double>& radii, double h,
+double scaled_step_norm(const DofLayout& layout, const VecX& dq, const Island& island, const std::vector<double>& radii, double h,
                         double length) {
   double largest = 0.0;
   for (int i : island) {
-    const auto s = body_segment(dq, i);
+    const auto s = body_segment(layout, dq, i);
     largest = std::max(largest, s.head<3>().lpNorm<Eigen::Infinity>() +
                                     radii[i] * s.tail<9>().lpNorm<Eigen::Infinity>());
   }
@@ -76,7 +77,8 @@ LineSearchOutcome island_line_search(const IncrementalPotential& potential, cons
                                     VecX& q, const VecX& dq, const std::vector<Island>& islands,
                                     std::vector<int> pending, const std::vector<char>& restoring,
                                     int& evaluations) {
-  BodyMask mask(q.size() / 12, 0);
+  const DofLayout& layout = potential.layout();
+  BodyMask mask(layout.body_count(), 0);
   for (int k : pending) set_island(mask, islands[k], 1);
   const std::vector<double> energy0 = potential.body_energies(q, c, mask);
   std::vector<double> alpha = island_max_steps(potential, q, dq, islands, mask);
@@ -85,7 +87,7 @@ LineSearchOutcome island_line_search(const IncrementalPotential& potential, cons
   VecX trial = q;
   for (int halving = 0; halving < kMaxHalvings && !pending.empty(); ++halving) {
     for (int k : pending)
-      for (int i : islands[k]) body_segment(trial, i) = body_segment(q, i) + alpha[k] * body_segment(dq, i);
+      for (int i : islands[k]) body_segment(layout, trial, i) = body_segment(layout, q, i) + alpha[k] * body_segment(layout, dq, i);
     ++evaluations;
     const std::vector<double> energy = potential.body_energies(trial, c, mask);
     std::vector<int> still_pending;
@@ -93,7 +95,7 @@ LineSearchOutcome island_line_search(const IncrementalPotential& potential, cons
       const double e = island_sum(energy, islands[k]);
       saw_finite[k] = saw_finite[k] || std::isfinite(e);
       if (std::isfinite(e) && (restoring[k] || e <= island_sum(energy0, islands[k]))) {
-        for (int i : islands[k]) body_segment(q, i) = body_segment(trial, i);
+        for (int i : islands[k]) body_segment(layout, q, i) = body_segment(layout, trial, i);
         set_island(mask, islands[k], 0);
       } else {
         alpha[k] *= 0.5;
@@ -123,10 +125,10 @@ std::string name_bodies(const std::vector<AffineBody>& bodies, const std::vector
 }
 
 /// The bodies whose part of `v` is not finite, else every body flagged in `mask`.
-std::vector<int> suspects(const VecX& v, const BodyMask& mask) {
+std::vector<int> suspects(const DofLayout& layout, const VecX& v, const BodyMask& mask) {
   std::vector<int> bad, flagged;
   for (int i = 0; i < static_cast<int>(mask.size()); ++i) {
-    if (!body_segment(v, i).allFinite()) bad.push_back(i);
+    if (!body_segment(layout, v, i).allFinite()) bad.push_back(i);
     if (mask[i]) flagged.push_back(i);
   }
   return bad.empty() ? flagged : bad;
@@ -140,8 +142,9 @@ void safe_island_move(IncrementalPotential& potential, const std::vector<AffineB
   const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
   const std::vector<double> alpha =
       island_max_steps(potential, q, dq, islands, BodyMask(bodies.size(), 1));
+  const DofLayout& layout = potential.layout();
   for (std::size_t k = 0; k < islands.size(); ++k)
-    for (int i : islands[k]) body_segment(q, i) += alpha[k] * body_segment(dq, i);
+    for (int i : islands[k]) body_segment(layout, q, i) += alpha[k] * body_segment(layout, dq, i);
 }
 
 NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, VecX& q,
@@ -163,7 +166,7 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
     potential.update_contact_candidates(q, nullptr);
     potential.gradient_and_hessian(q, c, unconverged, gradient, H);
     if (!gradient.allFinite()) {
-      throw SimulationError(name_bodies(bodies, suspects(gradient, unconverged)) +
+      throw SimulationError(name_bodies(bodies, suspects(potential.layout(), gradient, unconverged)) +
                             ": the Newton gradient is not finite (a load, speed or contact force beyond "
                             "double precision)");
     }
@@ -175,11 +178,11 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
     } else {
       delta = joints.restoration(q);
       for (int i = 0; i < n; ++i)
-        if (!unconverged[i]) body_segment(delta, i).setZero();
+        if (!unconverged[i]) body_segment(potential.layout(), delta, i).setZero();
       factorized = joints.solve(H, gradient, delta, linear_solver, dq);
     }
     if (!factorized) {
-      throw SimulationError(name_bodies(bodies, suspects(gradient, unconverged)) +
+      throw SimulationError(name_bodies(bodies, suspects(potential.layout(), gradient, unconverged)) +
                             ": the Newton system is not finite or not positive definite");
     }
 
@@ -191,13 +194,13 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
       const Island& island = islands[k];
       const auto moving = std::count_if(island.begin(), island.end(), [&](int i) { return unconverged[i]; });
       if (moving == 0) continue;  // frozen and untouched
-      const double length = island_size(q, island, body_radii);
-      const double residual = scaled_step_norm(dq, island, body_radii, options.h, length);
+      const double length = island_size(potential.layout(), q, island, body_radii);
+      const double residual = scaled_step_norm(potential.layout(), dq, island, body_radii, options.h, length);
       if (!std::isfinite(residual)) {
         throw SimulationError(name_bodies(bodies, island) + ": the Newton step is not finite");
       }
       for (int i : island) last_residual[i] = residual;
-      restoring[k] = scaled_step_norm(delta, island, body_radii, 1.0, length) > kRestoringStep;
+      restoring[k] = scaled_step_norm(potential.layout(), delta, island, body_radii, 1.0, length) > kRestoringStep;
       const bool rejoined = moving < static_cast<long>(island.size());  // held bodies were reached
       // The first direction is always taken: at rest it holds the whole effect of gravity and the
       // loads in this step, however small it is against the tolerance.

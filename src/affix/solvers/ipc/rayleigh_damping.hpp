@@ -6,6 +6,7 @@
 // body pair.
 #include <vector>
 
+#include "affix/model/dof_layout.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
 
 namespace affix {
@@ -14,6 +15,7 @@ struct RayleighDamping {
   const BlockHessian& K;
   double gamma;
   const std::vector<Vec12>& offset;
+  const DofLayout& layout;  ///< of q and the gradient
 
   bool empty() const { return K.block_count() == 0; }
   /// Adds scale·R to the energy of each block's body (a coupling block: its first included body).

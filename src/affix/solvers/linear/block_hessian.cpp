@@ -5,11 +5,11 @@
 namespace affix {
 
 void BlockHessian::reset(int block_count) {
-  diagonal_.assign(block_count, Mat12::Zero());
+  diagonal_.assign(block_count, Block::Zero());
   couplings_.clear();
 }
 
-void BlockHessian::add_coupling(int i, int j, const Mat12& block) {
+void BlockHessian::add_coupling(int i, int j, const Block& block) {
   assert(i != j);
   // Store the lower block (row > column) under the key (column, row).
   if (i > j) {
@@ -22,7 +22,7 @@ void BlockHessian::add_coupling(int i, int j, const Mat12& block) {
 }
 
 void BlockHessian::make_dirichlet(int i) {
-  diagonal_[i] = Mat12::Identity();
+  diagonal_[i] = Block::Identity();
   for (auto& [key, block] : couplings_)
     if (key.first == i || key.second == i) block.setZero();
 }

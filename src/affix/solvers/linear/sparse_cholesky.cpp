@@ -18,17 +18,18 @@ SparseCholesky::SparseCholesky()
     : llt_(std::make_unique<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>>()) {}
 SparseCholesky::~SparseCholesky() = default;
 
-// The lower triangle of scalar column c = 12J + k holds rows 12J + k … 12J + 11 of the diagonal block,
-// then 12 rows of each coupling block below it.
+// The lower triangle of scalar column c = mJ + k (m = kBlockSize) holds rows mJ + k … mJ + m − 1 of the
+// diagonal block, then m rows of each coupling block below it.
 void SparseCholesky::build_structure(const BlockHessian& H) {
-  const int n = 12 * H.block_count();
+  constexpr int m = BlockHessian::kBlockSize;
+  const int n = m * H.block_count();
   const auto rows = column_blocks(H);
   std::vector<Eigen::Triplet<double>> entries;
   for (int J = 0; J < H.block_count(); ++J) {
-    for (int k = 0; k < 12; ++k) {
-      for (int r = k; r < 12; ++r) entries.emplace_back(12 * J + r, 12 * J + k, 0.0);
+    for (int k = 0; k < m; ++k) {
+      for (int r = k; r < m; ++r) entries.emplace_back(m * J + r, m * J + k, 0.0);
       for (int I : rows[J])
-        for (int r = 0; r < 12; ++r) entries.emplace_back(12 * I + r, 12 * J + k, 0.0);
+        for (int r = 0; r < m; ++r) entries.emplace_back(m * I + r, m * J + k, 0.0);
     }
   }
   lower_.resize(n, n);
@@ -37,15 +38,16 @@ void SparseCholesky::build_structure(const BlockHessian& H) {
 }
 
 void SparseCholesky::fill_values(const BlockHessian& H) {
+  constexpr int m = BlockHessian::kBlockSize;
   const auto rows = column_blocks(H);
   double* value = lower_.valuePtr();
   for (int J = 0; J < H.block_count(); ++J) {
-    const Mat12& D = H.diagonal(J);
-    for (int k = 0; k < 12; ++k) {
-      for (int r = k; r < 12; ++r) *value++ = D(r, k);
+    const BlockHessian::Block& D = H.diagonal(J);
+    for (int k = 0; k < m; ++k) {
+      for (int r = k; r < m; ++r) *value++ = D(r, k);
       for (int I : rows[J]) {
-        const Mat12& B = H.couplings().at({J, I});
-        for (int r = 0; r < 12; ++r) *value++ = B(r, k);
+        const BlockHessian::Block& B = H.couplings().at({J, I});
+        for (int r = 0; r < m; ++r) *value++ = B(r, k);
       }
     }
   }
