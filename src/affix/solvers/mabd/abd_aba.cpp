@@ -77,14 +77,14 @@ bool AbdAba::solve(const KktSystem& system, const JointGraph& graph, const Joint
     Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, 12>> K(at + 12 * m, m, 12);
     Eigen::Map<VecX> u(at + 24 * m, m);
     Y = HA.solve(local.Gc.transpose());
-    StackedSquare S = local.Gc * Y;
+    StackedSquare S = local.Gc.lazyProduct(Y);  // small products: no GEMM blocking
     S.diagonal().array() += shift;
     Eigen::LLT<StackedSquare> Sf;
     if (!factor_spd(Sf, S)) return false;
     u = Sf.solve(local.C + local.Gc * g_[b]);  // S⁻¹ w
     if (p < 0) continue;
     K = Sf.solve(local.Gp);
-    H_[p].noalias() += local.Gp.transpose() * K;
+    H_[p] += local.Gp.transpose().lazyProduct(K);
     g_[p].noalias() += local.Gp.transpose() * u;
   }
 
