@@ -14,6 +14,7 @@ packages=(
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev       # bench/
   libosmesa6-dev libpng-dev ffmpeg   # affix render: offscreen OpenGL, PNG frames, GIF/MP4
+  libhdf5-dev            # trajectory.h5, the binary trajectory of large runs (affix run --format hdf5)
   chromium               # the viewer page's browser test (headless)
 )
 # Node.js and npm build the viewer page's JavaScript bundle (three.js, pinned by viewer/package-lock.json).
