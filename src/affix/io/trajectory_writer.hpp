@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "affix/io/csv_file.hpp"
+#include "affix/io/trajectory_sink.hpp"
 #include "affix/model/simulator.hpp"
 
 namespace affix {
 
-class TrajectoryWriter {
+class TrajectoryWriter final : public TrajectorySink {
  public:
   static constexpr std::string_view kHeader =
       "frame,time,body,x,y,z,a00,a01,a02,a10,a11,a12,a20,a21,a22";
@@ -23,7 +24,7 @@ class TrajectoryWriter {
 
   /// Writes frame `frame` showing the state at simulated time `time`: one row per body, flushed.
   /// `poses` has one entry per body name.
-  void write_frame(int frame, double time, const std::vector<BodyPose>& poses);
+  void write_frame(int frame, double time, const std::vector<BodyPose>& poses) override;
 
  private:
   CsvFile file_;
