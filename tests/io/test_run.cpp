@@ -21,6 +21,7 @@
 #include "affix/error.hpp"
 #include "affix/io/interrupt.hpp"
 #include "affix/io/run.hpp"
+#include "affix/io/trajectory_h5_reader.hpp"
 
 namespace affix {
 namespace {
@@ -263,7 +264,7 @@ std::string slurp(const fs::path& path) {
 TEST_F(RunLoopTest, AnEarlierRunsFilesAreRemovedBeforeAnythingIsWritten) {
   // A completed summary of another scene, and files this run will not write, sit in the directory.
   fs::create_directories(options_.out_dir);
-  for (const char* name : {"summary.json", "joints.csv", "contacts.csv", "view.html", "meshes.json"})
+  for (const char* name : {"summary.json", "joints.csv", "contacts.csv", "view.html", "meshes.json", "trajectory.h5"})
     std::ofstream(options_.out_dir / name) << R"({"scene": "other", "completed": true})";
   std::ofstream(options_.out_dir / "notes.txt") << "mine";
   FakeSimulator simulator;
@@ -272,7 +273,7 @@ TEST_F(RunLoopTest, AnEarlierRunsFilesAreRemovedBeforeAnythingIsWritten) {
   const auto summary = read_json(options_.out_dir / "summary.json");
   EXPECT_EQ(summary["scene"], "fake_scene");
   EXPECT_EQ(summary["completed"], false);
-  for (const char* name : {"joints.csv", "contacts.csv", "view.html", "meshes.json"})
+  for (const char* name : {"joints.csv", "contacts.csv", "view.html", "meshes.json", "trajectory.h5"})
     EXPECT_FALSE(fs::exists(options_.out_dir / name)) << name;
   EXPECT_EQ(slurp(options_.out_dir / "notes.txt"), "mine");  // not a file of the output contract
 }
@@ -537,6 +538,83 @@ TEST_F(RunLoopTest, ASignalWhileTheSceneLoadsStopsTheRunBeforeItsFirstStepWithAn
   EXPECT_EQ(simulator.step_count(), 0);
   EXPECT_EQ(result.error, "interrupted by SIGINT after step 0 (t = 0 s)");
   EXPECT_EQ(read_json(options_.out_dir / "summary.json")["scene"], "fake_scene");
+}
+
+// ---------------------------------------------------------------- trajectory.h5
+
+/// The fake, moving its bodies by thirds of a metre per step so that every number is a long one.
+class ThirdsSimulator : public FakeSimulator {
+ public:
+  std::vector<BodyPose> poses() const override {
+    std::vector<BodyPose> poses = FakeSimulator::poses();
+    for (BodyPose& pose : poses) {
+      pose.p *= 1.0 / 3.0;
+      pose.A = Eigen::AngleAxisd(0.1 * step_count(), Vec3(1, 2, 3).normalized()).matrix();
+    }
+    return poses;
+  }
+};
+
+TEST_F(RunLoopTest, AnHdf5RunHoldsTheFramesAndNumbersOfTheCsvRun) {
+  const Scene scene = two_body_scene(0.01, 0.2, 30.0);
+  ThirdsSimulator csv_simulator;
+  run_simulation(scene, csv_simulator, options_);
+  const auto rows = read_rows(options_.out_dir / "trajectory.csv");
+  options_.out_dir = dir_ / "h5";
+  options_.format = TrajectoryFormat::hdf5;
+  ThirdsSimulator h5_simulator;
+  ASSERT_TRUE(run_simulation(scene, h5_simulator, options_).completed);
+  EXPECT_FALSE(fs::exists(options_.out_dir / "trajectory.csv"));
+  const TrajectoryH5Reader h5(options_.out_dir / "trajectory.h5", {"left", "right"});
+  ASSERT_EQ(static_cast<std::size_t>(h5.frames()) * 2, rows.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const int frame = static_cast<int>(r / 2);
+    EXPECT_EQ(rows[r][0], std::to_string(frame));
+    EXPECT_EQ(std::strtod(rows[r][1].c_str(), nullptr), h5.time(frame));
+    const std::vector<double> values = h5.frame(frame);
+    for (std::size_t j = 0; j < 12; ++j)  // round-trip text and binary: the same double
+      EXPECT_EQ(std::strtod(rows[r][3 + j].c_str(), nullptr), values[12 * (r % 2) + j]) << "row " << r << " column " << j;
+  }
+}
+
+TEST_F(RunLoopTest, AFailedHdf5RunKeepsEveryFrameWritten) {
+  FakeSimulator simulator;
+  simulator.fail_at = 4;
+  options_.format = TrajectoryFormat::hdf5;
+  const RunResult result = run_simulation(two_body_scene(0.01, 0.1, std::nullopt), simulator, options_);
+  EXPECT_FALSE(result.completed);
+  const TrajectoryH5Reader h5(options_.out_dir / "trajectory.h5", {"left", "right"});
+  ASSERT_EQ(h5.frames(), 4);  // steps 0..3
+  for (int f = 0; f < 4; ++f) {
+    EXPECT_EQ(h5.time(f), f * 0.01);
+    EXPECT_EQ(h5.frame(f)[0], f);        // body 0 at x = n
+    EXPECT_EQ(h5.frame(f)[12 + 1], -f);  // body 1 at y = −n
+  }
+}
+
+/// The fake with `bodies` bodies at rest.
+class ManyBodySimulator : public FakeSimulator {
+ public:
+  explicit ManyBodySimulator(std::size_t bodies) : bodies_(bodies) {}
+  std::vector<BodyPose> poses() const override { return std::vector<BodyPose>(bodies_); }
+  std::vector<BodyVelocity> velocities() const override { return std::vector<BodyVelocity>(bodies_); }
+
+ private:
+  std::size_t bodies_;
+};
+
+TEST_F(RunLoopTest, WithoutAFormatScenesOfMoreThanTenThousandBodiesWriteHdf5) {
+  for (const std::size_t bodies : {kMaxCsvTrajectoryBodies, kMaxCsvTrajectoryBodies + 1}) {
+    Scene scene = two_body_scene(0.01, 0.01, std::nullopt);
+    scene.bodies.resize(bodies);
+    for (std::size_t b = 0; b < bodies; ++b) scene.bodies[b].name = std::to_string(b);
+    ManyBodySimulator simulator(bodies);
+    options_.out_dir = dir_ / std::to_string(bodies);
+    ASSERT_TRUE(run_simulation(scene, simulator, options_).completed);
+    const bool h5 = bodies > kMaxCsvTrajectoryBodies;
+    EXPECT_EQ(fs::exists(options_.out_dir / "trajectory.h5"), h5) << bodies;
+    EXPECT_EQ(fs::exists(options_.out_dir / "trajectory.csv"), !h5) << bodies;
+  }
 }
 
 }  // namespace

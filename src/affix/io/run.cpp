@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -26,7 +27,7 @@
 #include "affix/io/pose_check.hpp"
 #include "affix/io/progress.hpp"
 #include "affix/io/stats_writer.hpp"
-#include "affix/io/trajectory_writer.hpp"
+#include "affix/io/trajectory_sink.hpp"
 #include "affix/math/excerpt.hpp"
 
 namespace affix {
@@ -117,6 +118,7 @@ class RunLoop {
         names_(body_names(scene)),
         joints_(scene.joints),
         write_contacts_(options.contacts),
+        format_(options.format.value_or(default_trajectory_format(scene.bodies.size()))),
         schedule_(scene.settings.dt, scene.settings.duration, scene.settings.output_fps),
         progress_(ProgressLine::for_stderr(schedule_.steps(), options.quiet)) {
     result_.scene = scene.name;
@@ -130,7 +132,7 @@ class RunLoop {
     const Clock::time_point start = Clock::now();
     try {
       if (before_first_step) before_first_step(out_dir_);
-      trajectory_.emplace(out_dir_ / "trajectory.csv", names_);
+      trajectory_ = open_trajectory(out_dir_, format_, names_);
       stats_.emplace(out_dir_ / "stats.csv");
       if (!joints_.empty()) joint_writer_.emplace(out_dir_ / "joints.csv", joints_);
       if (write_contacts_) contact_writer_.emplace(out_dir_ / "contacts.csv", names_);
@@ -208,7 +210,7 @@ class RunLoop {
     return stats;
   }
 
-  /// Writes every frame whose state is the one after step n (usually none or one), to trajectory.csv
+  /// Writes every frame whose state is the one after step n (usually none or one), to the trajectory
   /// and to the record files that are open; the records are asked for once, only when a frame is due.
   void write_due_frames(int n, const std::vector<BodyPose>& poses) {
     std::vector<JointRecord> joints;
@@ -232,8 +234,9 @@ class RunLoop {
   std::vector<std::string> names_;
   std::vector<JointDef> joints_;
   bool write_contacts_ = false;
+  TrajectoryFormat format_;
   FrameSchedule schedule_;
-  std::optional<TrajectoryWriter> trajectory_;  // opened inside run(): a failure there is reported
+  std::unique_ptr<TrajectorySink> trajectory_;  // opened inside run(): a failure there is reported
   std::optional<StatsWriter> stats_;
   std::optional<JointsWriter> joint_writer_;      // a scene with joints
   std::optional<ContactsWriter> contact_writer_;  // --contacts

@@ -1,12 +1,13 @@
 #pragma once
-// The run loop: a scene in, the files of DESIGN §4 out (trajectory.csv, stats.csv, summary.json, and
-// joints.csv for a scene with joints, contacts.csv when asked for).
+// The run loop: a scene in, the files of DESIGN §4 out (trajectory.csv — or trajectory.h5, by
+// RunOptions::format —, stats.csv, summary.json, and joints.csv for a scene with joints, contacts.csv
+// when asked for).
 //
 // The output never lies about what it holds:
 //   - before anything is written, the files of the output contract left in the directory by an
 //     earlier run are removed, so a run that stops early is never mixed with another run's files;
-//   - the CSV files are written as the run goes, flushed after every step, so a run that dies keeps
-//     everything up to its last step;
+//   - the CSV files (and trajectory.h5) are written as the run goes, flushed after every step, so a run
+//     that dies keeps everything up to its last step;
 //   - a run that cannot go on — a SimulationError (divergence, an inverted body), an output file that
 //     cannot be written (OutputError), SIGINT or SIGTERM (after the step in progress) — still writes
 //     summary.json with completed = false and the reason, which names the step and its time;
@@ -15,8 +16,10 @@
 // Bad input (an empty or uncreatable output directory) throws InputError before anything is written.
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include "affix/io/summary.hpp"
+#include "affix/io/trajectory_format.hpp"
 #include "affix/scene/scene.hpp"
 #include "affix/model/simulator.hpp"
 
@@ -26,6 +29,9 @@ struct RunOptions {
   std::filesystem::path out_dir;  ///< created if missing; the contract's files in it are replaced
   bool quiet = false;             ///< no progress line (there is none anyway when stderr is no tty)
   bool contacts = false;          ///< write contacts.csv (`affix run --contacts`)
+  /// trajectory.csv or trajectory.h5 (`affix run --format`); absent: by the scene's body count
+  /// (default_trajectory_format).
+  std::optional<TrajectoryFormat> format;
 };
 
 /// The result of a run is its summary: completed, error, steps, wall_s and the rest (summary.hpp).
@@ -33,15 +39,15 @@ using RunResult = RunSummary;
 
 /// The files a run writes into its output directory, and view.html, which `affix view` makes from
 /// them: all removed when a new run starts there.
-inline constexpr const char* kRunOutputFiles[] = {"trajectory.csv", "stats.csv", "summary.json",
-                                                  "meshes.json", "joints.csv", "contacts.csv", "view.html"};
+inline constexpr const char* kRunOutputFiles[] = {"trajectory.csv", "trajectory.h5", "stats.csv",   "summary.json",
+                                                  "meshes.json",    "joints.csv",    "contacts.csv", "view.html"};
 
 /// Runs `simulator`, freshly built from `scene` (the CLI compiles the scene and picks the back-end;
 /// this loop works with any), for the scene's duration: prepares options.out_dir
 /// (see above), calls `before_first_step(out_dir)` if given (extra files such as meshes.json; an
 /// OutputError there ends the run like any write error), writes frame 0, steps N times writing every
 /// step's statistics and the frames the schedule asks for (frame_schedule.hpp), and writes
-/// summary.json at the end. Each frame goes to trajectory.csv, to joints.csv when the scene has joints
+/// summary.json at the end. Each frame goes to the trajectory (trajectory.csv or trajectory.h5), to joints.csv when the scene has joints
 /// (the simulator's joint_records()), and to contacts.csv when options.contacts (its
 /// contact_records()), all with the same frame number and time. Each step's `step`, `time` (n·dt) and `wall_ms` (timed around step()) are
 /// set by the loop, whatever the back-end reported, and so is the step context of every error.
