@@ -10,6 +10,7 @@
 
 #include "affix/error.hpp"
 #include "affix/io/csv_reader.hpp"
+#include "affix/io/trajectory_h5_writer.hpp"
 #include "affix/io/trajectory_writer.hpp"
 #include "affix/render/trajectory_reader.hpp"
 #include "run_fixture.hpp"
@@ -45,6 +46,39 @@ TEST(TrajectoryReader, ReadsBackWhatTheWriterWrote) {
     for (int b = 0; b < 3; ++b) {
       EXPECT_EQ(read[k].poses[b].p, frames[k][b].p);
       EXPECT_EQ(read[k].poses[b].A, frames[k][b].A);
+    }
+  }
+}
+
+TEST(TrajectoryReader, ReadsTheSameFromTrajectoryH5AsFromTrajectoryCsv) {
+  ScratchDir dir;
+  const std::vector<std::string> names = {"plain", "with, comma"};
+  {
+    TrajectoryWriter csv(dir.path() / "trajectory.csv", names);
+    TrajectoryH5Writer h5(dir.path() / "trajectory.h5", names);
+    for (int k = 0; k < 5; ++k) {
+      std::vector<BodyPose> poses(2);
+      for (int b = 0; b < 2; ++b) {
+        poses[b].p = Vec3(0.1 * k + b, -1.0 / 3.0, 1e-300);
+        poses[b].A = Eigen::AngleAxisd(0.3 * k + b, Vec3(1, 2, 3).normalized()).matrix();
+      }
+      csv.write_frame(k, 0.01 * k, poses);
+      h5.write_frame(k, 0.01 * k, poses);
+    }
+  }
+  for (const int every : {1, 2}) {
+    const Trajectory from_csv = read_trajectory(dir.path() / "trajectory.csv", names, every);
+    const Trajectory from_h5 = read_trajectory(dir.path() / "trajectory.h5", names, every);
+    EXPECT_EQ(from_h5.frame_count, 5);
+    EXPECT_EQ(from_h5.frame_count, from_csv.frame_count);
+    ASSERT_EQ(from_h5.frames.size(), from_csv.frames.size()) << every;
+    for (std::size_t k = 0; k < from_h5.frames.size(); ++k) {
+      EXPECT_EQ(from_h5.frames[k].index, from_csv.frames[k].index);
+      EXPECT_EQ(from_h5.frames[k].time, from_csv.frames[k].time);
+      for (int b = 0; b < 2; ++b) {
+        EXPECT_EQ(from_h5.frames[k].poses[b].p, from_csv.frames[k].poses[b].p);
+        EXPECT_EQ(from_h5.frames[k].poses[b].A, from_csv.frames[k].poses[b].A);
+      }
     }
   }
 }

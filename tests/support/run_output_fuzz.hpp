@@ -19,6 +19,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -39,8 +40,8 @@ namespace fs = std::filesystem;
 inline const std::vector<std::string> kRunFiles = {"meshes.json", "trajectory.csv", "stats.csv", "summary.json"};
 
 /// Simulates a box and a sphere falling towards the ground for 0.1 s into `dir`, exactly as `affix run`
-/// writes a run: six frames of two bodies, five steps.
-inline void write_tiny_run(const fs::path& dir) {
+/// writes a run: six frames of two bodies, five steps; the trajectory as `format` says (default csv).
+inline void write_tiny_run(const fs::path& dir, std::optional<TrajectoryFormat> format = {}) {
   const nlohmann::json scene = nlohmann::json::parse(R"({
     "version": 1,
     "settings": {"dt": 0.02, "duration": 0.1},
@@ -52,6 +53,7 @@ inline void write_tiny_run(const fs::path& dir) {
   RunOptions options;
   options.out_dir = dir;
   options.quiet = true;
+  options.format = format;
   run_scene(parse_scene(scene, dir / "tiny.json"), options);
 }
 

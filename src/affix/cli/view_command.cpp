@@ -65,7 +65,8 @@ int view_command(const ViewArgs& args) {
             << " frames";
   if (page.stride > 1)
     std::cout << " (one in " << page.stride << " and the last: poses capped at " << megabytes(options.pose_budget_bytes)
-              << "; the page can load the full trajectory.csv)";
+              << (page.trajectory == "trajectory.csv" ? "; the page can load the full trajectory.csv)"
+                                                      : "; raise --max-pose-mb for more)");
   std::cout << '\n';
   if (page.box_bodies > 0)
     std::cout << "  " << page.box_bodies << " bodies with rarely shared meshes are drawn as their bounding boxes\n";

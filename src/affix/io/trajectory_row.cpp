@@ -18,6 +18,14 @@ const char* const kNames[kColumns] = {"frame", "time", "body", "x",   "y",   "z"
 
 }  // namespace
 
+BodyPose trajectory_pose(const double* values) {
+  BodyPose pose;
+  pose.p = Vec3(values[0], values[1], values[2]);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) pose.A(i, j) = values[3 + 3 * i + j];  // a_ij, row-major
+  return pose;
+}
+
 void check_trajectory_header(const CsvReader& reader, const std::string& header) {
   if (header != TrajectoryWriter::kHeader)
     reader.fail("expected the header " + std::string(TrajectoryWriter::kHeader) + ", got " + quoted_field(header));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "affix/io/csv_reader.hpp"
+#include "affix/model/body_state.hpp"
 
 namespace affix {
 
@@ -18,6 +19,10 @@ struct TrajectoryRow {
   std::string body;
   std::array<double, 12> values{};  ///< x y z a00 a01 a02 a10 a11 a12 a20 a21 a22
 };
+
+/// The pose that a row's 12 numbers (p, then A row by row) describe, wherever they were read from
+/// (trajectory.csv, or a frame of trajectory.h5 in the same order).
+BodyPose trajectory_pose(const double* values);
 
 /// Checks the header line just read; throws InputError (reader.fail) naming the line otherwise.
 void check_trajectory_header(const CsvReader& reader, const std::string& header);

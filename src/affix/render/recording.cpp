@@ -1,6 +1,7 @@
 #include "affix/render/recording.hpp"
 
 #include "affix/error.hpp"
+#include "affix/io/trajectory_format.hpp"
 
 namespace affix {
 
@@ -10,7 +11,7 @@ Recording read_recording(const std::filesystem::path& run_dir, int every) {
     throw InputError(run_dir.string() + ": not a directory (expected the output directory of `affix run`)");
   Recording recording;
   recording.scene = read_scene_meshes(run_dir / "meshes.json");
-  const std::filesystem::path trajectory = run_dir / "trajectory.csv";
+  const std::filesystem::path trajectory = trajectory_file(run_dir);
   Trajectory read = read_trajectory(trajectory, recording.scene.names, every);
   if (read.frames.empty()) throw InputError(trajectory.string() + ": no complete frame to render");
   recording.frames = std::move(read.frames);

@@ -1,6 +1,7 @@
 #pragma once
 // A finished run as the renderer sees it: the bodies' rest meshes and the ground (meshes.json) and
-// their poses frame by frame (trajectory.csv), both read from the run's output directory.
+// their poses frame by frame (trajectory.csv, or trajectory.h5 where the run wrote that instead), both
+// read from the run's output directory.
 #include <filesystem>
 #include <vector>
 
@@ -13,10 +14,11 @@ namespace affix {
 struct Recording {
   SceneMeshes scene;
   std::vector<TrajectoryFrame> frames;  ///< the frames to draw
-  int frame_count = 0;                  ///< complete frames in trajectory.csv, drawn or not
+  int frame_count = 0;                  ///< complete frames in the trajectory, drawn or not
 };
 
-/// Reads RUN_DIR/meshes.json and RUN_DIR/trajectory.csv, keeping trajectory frames 0, every, 2·every,
+/// Reads RUN_DIR/meshes.json and RUN_DIR/trajectory.csv (or trajectory.h5 when only that is there,
+/// io/trajectory_format.hpp), keeping trajectory frames 0, every, 2·every,
 /// … (`every` ≥ 1). Throws InputError naming the missing or bad file, or the directory when it is not
 /// one, or the trajectory when it holds no frame.
 Recording read_recording(const std::filesystem::path& run_dir, int every = 1);

@@ -4,7 +4,9 @@
 
 #include "affix/error.hpp"
 #include "affix/io/csv_reader.hpp"
+#include "affix/io/trajectory_format.hpp"
 #include "affix/io/trajectory_row.hpp"
+#include "affix/render/trajectory_h5_reader.hpp"
 
 namespace affix {
 
@@ -37,12 +39,7 @@ class Reader {
     }
     expect_body(csv_, row, names_, body_);
     expect_time(csv_, row, time_);
-    if (kept_current()) {
-      BodyPose& pose = out_.frames.back().poses.emplace_back();
-      pose.p = Vec3(row.values[0], row.values[1], row.values[2]);
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) pose.A(i, j) = row.values[3 + 3 * i + j];  // a_ij, row-major
-    }
+    if (kept_current()) out_.frames.back().poses.push_back(trajectory_pose(row.values.data()));
     ++body_;
   }
 
@@ -87,6 +84,7 @@ class Reader {
 Trajectory read_trajectory(const std::filesystem::path& file, const std::vector<std::string>& body_names,
                            int every) {
   assert(every >= 1);
+  if (is_hdf5_trajectory(file)) return read_trajectory_h5(file, body_names, every);
   return Reader(file, body_names, every).read();
 }
 

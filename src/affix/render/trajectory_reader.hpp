@@ -27,7 +27,8 @@ struct Trajectory {
 /// The most poses (frames kept × bodies) read_trajectory holds: about 1 GB of them.
 inline constexpr std::size_t kMaxHeldPoses = 10'000'000;
 
-/// Reads `file`, keeping frames 0, every, 2·every, … (`every` ≥ 1). A trailing incomplete frame (a
+/// Reads `file` — trajectory.csv, or trajectory.h5 when its name ends in .h5 (trajectory_h5_reader.hpp)
+/// — keeping frames 0, every, 2·every, … (`every` ≥ 1). A trailing incomplete frame (a
 /// run killed while writing) is left out. Throws InputError naming the file (and the line) when it is
 /// missing, has another header, a malformed row (trajectory_row.hpp), a body out of order or unknown,
 /// a frame number out of sequence, a time that goes back or differs within a frame, a frame before the

@@ -6,7 +6,9 @@
 
 #include "affix/error.hpp"
 #include "affix/io/csv_reader.hpp"
+#include "affix/io/trajectory_format.hpp"
 #include "affix/io/trajectory_row.hpp"
+#include "affix/viewer/trajectory_h5_reader.hpp"
 
 namespace affix::viewer {
 
@@ -28,6 +30,7 @@ void parse_row(const CsvReader& reader, const std::string& line, int frame, cons
 
 PoseFrames read_trajectory(const std::filesystem::path& file, const std::vector<std::string>& body_names,
                            std::size_t budget_bytes) {
+  if (is_hdf5_trajectory(file)) return read_trajectory_h5(file, body_names, budget_bytes);
   CsvReader reader(file);
   check_trajectory_header(reader, reader.read_header());
   const std::size_t bodies = body_names.size();

@@ -19,7 +19,8 @@ struct PoseFrames {
   std::vector<float> poses;
 };
 
-/// Reads `file`, whose frames hold one row per name of `body_names` in that order (meshes.json's), and
+/// Reads `file` (trajectory.h5 instead when its name ends in .h5: trajectory_h5_reader.hpp), whose
+/// frames hold one row per name of `body_names` in that order (meshes.json's), and
 /// keeps the frames select_frames(frames, bodies, budget_bytes) picks. A trailing incomplete frame (a
 /// run killed while writing) is left out. Throws InputError naming the file and line for a missing
 /// file, a wrong header, a body out of order, or a field that is not a number.

@@ -11,6 +11,7 @@
 
 #include "affix/error.hpp"
 #include "affix/io/scene_meshes.hpp"
+#include "affix/io/trajectory_format.hpp"
 #include "affix/scene/replace_file.hpp"
 #include "affix/viewer/assets.hpp"
 #include "affix/viewer/base64.hpp"
@@ -137,7 +138,8 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
     throw InputError(out_dir.string() + ": not a directory (expected a run's output directory, `affix run --out`)");
   // meshes.json first: the other files are read against its bodies.
   const SceneMeshes scene = read_scene_meshes(out_dir / "meshes.json");
-  const PoseFrames frames = read_trajectory(out_dir / "trajectory.csv", scene.names, options.pose_budget_bytes);
+  const fs::path trajectory = trajectory_file(out_dir);  // trajectory.csv, or trajectory.h5 alone
+  const PoseFrames frames = read_trajectory(trajectory, scene.names, options.pose_budget_bytes);
   const StatsSeries stats = read_stats(out_dir / "stats.csv", options.max_stats_points);
   const json summary = read_summary(out_dir / "summary.json");
   const MeshGroups grouping = group_meshes(scene.meshes, options.mesh_limits);
@@ -151,6 +153,7 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
     contacts = read_contact_layer(out_dir / "contacts.csv", scene.names, frames, options.max_contact_points);
 
   ViewPage page;
+  page.trajectory = trajectory.filename();
   page.bodies = static_cast<int>(scene.names.size());
   page.source_frames = frames.selection.source_frames;
   page.frames = static_cast<int>(frames.selection.frames.size());

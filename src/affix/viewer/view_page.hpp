@@ -32,6 +32,7 @@ struct ViewOptions {
 /// What went into a page, for the command's report and for tests.
 struct ViewPage {
   std::string html;
+  std::filesystem::path trajectory;  ///< the file the poses came from: trajectory.csv or trajectory.h5
   int bodies = 0;
   int source_frames = 0;      ///< frames in trajectory.csv
   int frames = 0;             ///< frames embedded
@@ -44,7 +45,8 @@ struct ViewPage {
   std::size_t contact_points = 0;  ///< contact points embedded
 };
 
-/// Reads out_dir's meshes.json, trajectory.csv, stats.csv and summary.json, and joints.csv and
+/// Reads out_dir's meshes.json, trajectory.csv (or trajectory.h5 when only that is there), stats.csv
+/// and summary.json, and joints.csv and
 /// contacts.csv when the run wrote them, and builds the page. Throws InputError naming the file that
 /// is missing or malformed.
 ViewPage build_view_page(const std::filesystem::path& out_dir, const ViewOptions& options = {});
