@@ -231,6 +231,35 @@ TEST_F(CliTest, RunWritesTheThreeFiles) {
   EXPECT_EQ(summary["completed"], true);
 }
 
+TEST_F(CliTest, FormatHdf5WritesTrajectoryH5InsteadOfTheCsvAndViewReadsIt) {
+  const fs::path file = write_scene(falling_box());
+  const fs::path out = dir_ / "result";
+  const CommandResult r = affix({"run", file.string(), "--out", out.string(), "--quiet", "--format", "hdf5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("trajectory.h5, stats.csv, summary.json"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(out / "trajectory.h5"));
+  EXPECT_FALSE(fs::exists(out / "trajectory.csv"));
+  const CommandResult view = affix({"view", out.string()});
+  EXPECT_EQ(view.exit_code, 0) << view.err;
+  EXPECT_NE(view.out.find("1 body, 6 of 6 frames"), std::string::npos) << view.out;
+  // A CSV run into the same directory replaces the earlier run's trajectory.h5.
+  ASSERT_EQ(affix({"run", file.string(), "--out", out.string(), "--quiet", "--format", "csv"}).exit_code, 0);
+  EXPECT_TRUE(fs::exists(out / "trajectory.csv"));
+  EXPECT_FALSE(fs::exists(out / "trajectory.h5"));
+}
+
+TEST_F(CliTest, ABadFormatIsAUsageErrorAndWritesNothing) {
+  const fs::path file = write_scene(falling_box());
+  const fs::path out = dir_ / "result";
+  for (const char* bad : {"xml", "", "HDF5"}) {
+    const CommandResult r = affix({"run", file.string(), "--out", out.string(), "--format", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_EQ(r.err, "affix: error: --format " + std::string(bad) + ": expected csv or hdf5\n");
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(CliTest, RunDefaultsToOutSceneNameInTheCurrentDirectory) {
   const fs::path file = write_scene(falling_box(), "drop.json");
   const CommandResult r = affix({"run", "--quiet", file.string()}, dir_);

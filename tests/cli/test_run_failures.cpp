@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "affix/io/trajectory_h5_reader.hpp"
 #include "support/run_command.hpp"
 
 namespace affix {
@@ -70,10 +71,12 @@ class RunFailureTest : public testing::Test {
   fs::path dir_;
 };
 
-/// Starts `affix run SCENE --out OUT --quiet` in the background, waits until `stats.csv` has at least
-/// `rows` step rows, sends `signal`, and returns the exit status (128 + signal if it was killed).
-int interrupt_run(const fs::path& scene, const fs::path& out, int rows, int signal) {
+/// Starts `affix run SCENE --out OUT --quiet EXTRA…` in the background, waits until `stats.csv` has at
+/// least `rows` step rows, sends `signal`, and returns the exit status (128 + signal if it was killed).
+int interrupt_run(const fs::path& scene, const fs::path& out, int rows, int signal,
+                  const std::vector<std::string>& extra = {}) {
   std::vector<std::string> argv = {AFFIX_EXECUTABLE, "run", scene.string(), "--out", out.string(), "--quiet"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
   std::vector<char*> args;
   for (std::string& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
@@ -119,6 +122,17 @@ TEST_P(SignalTest, StopsAfterTheStepKeepsTheFilesAndSaysSoInTheSummary) {
 
 INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, SignalTest, testing::Values(SIGINT, SIGTERM));
 
+TEST_F(RunFailureTest, AnInterruptedHdf5RunKeepsAFrameForEveryStepInTrajectoryH5) {
+  const fs::path scene = write_scene(box_scene(1e-4, 100.0));
+  const fs::path out = dir_ / "out";
+  EXPECT_EQ(interrupt_run(scene, out, 3, SIGINT, {"--format", "hdf5"}), 1);
+  const auto steps = read_json(out / "summary.json")["steps"].get<int>();
+  EXPECT_FALSE(fs::exists(out / "trajectory.csv"));
+  const TrajectoryH5Reader h5(out / "trajectory.h5", {"box"});
+  EXPECT_EQ(h5.frames(), steps + 1);  // frame 0 and one per step
+  EXPECT_EQ(h5.time(h5.frames() - 1), steps * 1e-4);
+}
+
 TEST_F(RunFailureTest, AFullDiskMidRunNamesTheFileAndLeavesASummary) {
   // A file-size limit of 8 KiB: writes past it fail with EFBIG, as on a full disk (affix ignores the
   // SIGXFSZ that would otherwise kill it); the CSV files outgrow it within a few dozen steps, and
@@ -134,6 +148,37 @@ TEST_F(RunFailureTest, AFullDiskMidRunNamesTheFileAndLeavesASummary) {
   EXPECT_EQ(summary["completed"], false);
   EXPECT_NE(summary["error"].get<std::string>().find(".csv: writing failed"), std::string::npos);
   EXPECT_LT(summary["steps"].get<int>(), 200);
+}
+
+TEST_F(RunFailureTest, AFullDiskMidHdf5RunKeepsEveryFrameBeforeItReadable) {
+  // 200 boxes 1 m apart falling freely: 19 KB of poses per frame, a frame per step; trajectory.h5
+  // outgrows a 512 KiB limit long before stats.csv or meshes.json would.
+  nlohmann::json scene = box_scene(0.01, 2.0);
+  std::vector<std::string> names;
+  for (int b = 0; b < 200; ++b) {
+    names.push_back("box" + std::to_string(b));
+    scene["bodies"][b] = {{"name", names.back()}, {"shape", {{"box", {0.1, 0.1, 0.1}}}},
+                          {"position", {b % 20, b / 20, 1}}};
+  }
+  const fs::path out = dir_ / "out";
+  const CommandResult r = test::run_command({"/bin/bash", "-c", "ulimit -f 512; exec \"$0\" \"$@\"", AFFIX_EXECUTABLE,
+                                             "run", write_scene(scene).string(), "--out", out.string(), "--quiet",
+                                             "--format", "hdf5"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("trajectory.h5: writing failed (File too large)"), std::string::npos) << r.err;
+  const nlohmann::json summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  const int steps = summary["steps"].get<int>();
+  EXPECT_LT(steps, 200);
+  // The frame of the step that failed is not there; every one before it is, whole.
+  const TrajectoryH5Reader h5(out / "trajectory.h5", names);
+  EXPECT_GE(h5.frames(), 1);
+  EXPECT_LE(h5.frames(), steps + 1);
+  for (int f = 0; f < h5.frames(); ++f) {
+    EXPECT_EQ(h5.time(f), f * 0.01);
+    const std::vector<double> values = h5.frame(f);
+    EXPECT_EQ(values[12 * 199], 19.0) << "frame " << f;  // box199's x: it falls straight down
+  }
 }
 
 TEST_F(RunFailureTest, AStaleSummaryOfAnotherRunNeverSurvivesANewRun) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace CLI {
 class App;
@@ -19,6 +20,7 @@ struct RunArgs {
   SettingsOverrides overrides;
   bool quiet = false;
   bool contacts = false;  ///< --contacts: write contacts.csv
+  std::optional<std::string> format;  ///< --format csv|hdf5, checked by run_command; absent: by body count
 };
 
 /// `affix run`: simulates the scene, writes the run output (DESIGN §4), prints where it went and a

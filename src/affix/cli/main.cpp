@@ -12,6 +12,7 @@
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
 #include "affix/error.hpp"
+#include "affix/io/trajectory_format.hpp"
 
 // The build may pass the project version (CMake's PROJECT_VERSION); this is the fallback.
 #ifndef AFFIX_VERSION
@@ -41,6 +42,9 @@ void add_run(CLI::App& app, RunArgs& args) {
   run->add_option("--duration", args.overrides.duration, "Simulated time in s, replacing settings.duration");
   run->add_flag("--contacts", args.contacts,
                 "Also write contacts.csv: each output frame's contacts (point, normal, gap, force)");
+  run->add_option("--format", args.format,
+                  "Trajectory file: csv (trajectory.csv) or hdf5 (trajectory.h5); default csv up to " +
+                      std::to_string(kMaxCsvTrajectoryBodies) + " bodies, hdf5 above");
   run->add_flag("--quiet,-q", args.quiet, "No progress line");
 }
 

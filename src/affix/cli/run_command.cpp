@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "affix/app/run_scene.hpp"
@@ -9,6 +10,7 @@
 #include "affix/cli/exit_codes.hpp"
 #include "affix/io/interrupt.hpp"
 #include "affix/io/number_format.hpp"
+#include "affix/io/trajectory_format.hpp"
 #include "affix/scene/scene_loader.hpp"
 
 namespace affix::cli {
@@ -26,7 +28,8 @@ std::string brief(double value) {
 void print_report(std::ostream& out, const RunResult& r) {
   // Only the files that are there: a run that could not create one must not claim it.
   std::string written;
-  for (const char* name : {"trajectory.csv", "stats.csv", "joints.csv", "contacts.csv", "summary.json"}) {
+  for (const char* name :
+       {"trajectory.csv", "trajectory.h5", "stats.csv", "joints.csv", "contacts.csv", "summary.json"}) {
     if (!std::filesystem::is_regular_file(r.out_dir / name)) continue;
     written += (written.empty() ? "" : ", ") + std::string(name);
   }
@@ -52,12 +55,16 @@ int run_command(const RunArgs& args) {
   // From here on Ctrl-C and SIGTERM only raise a flag: a signal while a large scene loads still ends
   // with the earlier run's files removed and an honest summary (the run loop sees the flag at once).
   const InterruptGuard interrupt_guard;
+  // A bad --format is refused before the scene is read, like every other usage error.
+  std::optional<TrajectoryFormat> format;
+  if (args.format) format = parse_trajectory_format(*args.format);
   Scene scene = load_scene(args.scene);
   apply_overrides(args.overrides, scene.settings);
   RunOptions options;
   options.out_dir = args.out_dir.value_or(std::filesystem::path("out") / scene.name);
   options.quiet = args.quiet;
   options.contacts = args.contacts;
+  options.format = format;
 
   const RunResult result = run_scene(scene, options);
   print_report(std::cout, result);
