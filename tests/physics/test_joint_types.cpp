@@ -23,7 +23,6 @@ namespace {
 using test::Feature;
 
 constexpr double kG = 9.81;
-constexpr double kRowTolerance = 1e-9;      // linear rows: exact up to round-off (m)
 constexpr double kPenaltyTolerance = 1e-4;  // line and plane penalties (m)
 constexpr double kAngleTolerance = 1e-6;    // a limit the joint does not start on (rad)
 constexpr double kDeg = std::numbers::pi / 180.0;
@@ -120,7 +119,13 @@ struct Range {
   double span() const { return hi - lo; }
 };
 
-class JointTypes : public test::SolverTest {};
+/// The joint gap the solver keeps (SolverCapabilities::joint_gap): ipc's linear rows to round-off.
+double row_tolerance(const std::string& solver) { return solver_capabilities(solver).joint_gap; }
+
+class JointTypes : public test::SolverTest {
+ protected:
+  double row_tolerance() const { return affix::row_tolerance(GetParam()); }
+};
 
 // ------------------------------------------------------------ ball
 
@@ -141,8 +146,8 @@ TEST_P(JointTypes, BallBetweenTwoFreeBodiesKeepsTheAnchorCoincident) {
     sim->step();
     track.update(*sim);
     max_gap = std::max(max_gap, track.gap(0, 1, anchor));
-    ASSERT_LT(track.gap(0, 1, anchor), kRowTolerance) << "step " << n;
-    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
+    ASSERT_LT(track.gap(0, 1, anchor), row_tolerance()) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), row_tolerance()) << "joint record, step " << n;
     max_relative_angle = std::max(max_relative_angle, Eigen::AngleAxisd(track.relative_rotation(0, 1)).angle());
   }
   std::printf("ball (free-free): max anchor gap %.2e m, max relative rotation %.2f rad\n", max_gap,
@@ -164,8 +169,8 @@ TEST_P(JointTypes, BallToWorldKeepsTheAnchorInPlace) {
   for (int n = 1; n <= 150; ++n) {
     sim->step();
     track.update(*sim);
-    ASSERT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
-    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
+    ASSERT_LT((track.point(0, anchor) - anchor).norm(), row_tolerance()) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), row_tolerance()) << "joint record, step " << n;
     travel = std::max(travel, (track.pose(0).p - bob.position).norm());
   }
   EXPECT_GT(travel, 0.1) << "the pendulum did not swing";
@@ -191,9 +196,9 @@ Range run_hinge_pendulum(const std::string& solver, double omega, const AngleRan
     sim->step();
     track.update(*sim);
     // Two points of the axis are held, hence every point of it and the axis direction.
-    EXPECT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
-    EXPECT_LT((track.point(0, anchor + 0.3 * axis) - (anchor + 0.3 * axis)).norm(), kRowTolerance) << "step " << n;
-    EXPECT_LT((track.motion(0) * axis - axis).norm(), kRowTolerance / 0.3) << "rotation not about the axis, step " << n;
+    EXPECT_LT((track.point(0, anchor) - anchor).norm(), row_tolerance(solver)) << "step " << n;
+    EXPECT_LT((track.point(0, anchor + 0.3 * axis) - (anchor + 0.3 * axis)).norm(), row_tolerance(solver)) << "step " << n;
+    EXPECT_LT((track.motion(0) * axis - axis).norm(), row_tolerance(solver) / 0.3) << "rotation not about the axis, step " << n;
     const double theta = angle_about(track.relative_rotation(0, kWorld), axis);
     angle.add(theta);
     EXPECT_GE(theta, limits.min - low_tolerance) << "step " << n;
@@ -245,11 +250,11 @@ TEST_P(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
   for (int n = 1; n <= 150; ++n) {
     sim->step();
     track.update(*sim);
-    ASSERT_LT(track.gap(0, 1, anchor), kRowTolerance) << "step " << n;
-    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
-    ASSERT_LT(track.gap(0, 1, anchor + 0.2 * axis), kRowTolerance) << "step " << n;
+    ASSERT_LT(track.gap(0, 1, anchor), row_tolerance()) << "step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), row_tolerance()) << "joint record, step " << n;
+    ASSERT_LT(track.gap(0, 1, anchor + 0.2 * axis), row_tolerance()) << "step " << n;
     // Both bodies carry the axis to the same world vector (exact: two points of it are held) ...
-    ASSERT_LT(((track.motion(0) - track.motion(1)) * axis).norm(), kRowTolerance / 0.2) << "step " << n;
+    ASSERT_LT(((track.motion(0) - track.motion(1)) * axis).norm(), row_tolerance() / 0.2) << "step " << n;
     // ... so their relative rotation is about it, up to the bodies' tiny elastic strain (polar factor).
     const Mat3 R = track.relative_rotation(0, 1);
     ASSERT_LT((R * axis - axis).norm(), 1e-6) << "relative rotation not about the axis, step " << n;
@@ -284,8 +289,8 @@ TEST_P(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
     sim->step();
     track.update(*sim);
     const auto [M, t] = relative(track.pose(0), track.pose(1));
-    ASSERT_LT((M - M0).cwiseAbs().maxCoeff(), kRowTolerance) << "step " << n;
-    ASSERT_LT((t - t0).norm(), kRowTolerance) << "step " << n;
+    ASSERT_LT((M - M0).cwiseAbs().maxCoeff(), row_tolerance()) << "step " << n;
+    ASSERT_LT((t - t0).norm(), row_tolerance()) << "step " << n;
     turned = std::max(turned, Eigen::AngleAxisd(polar_rotation(track.motion(1))).angle());
   }
   EXPECT_GT(turned, 0.5) << "the welded pair did not move";
@@ -303,8 +308,8 @@ TEST_P(JointTypes, FixedToTheWorldHoldsALoneBodyStill) {
   const Mat3 R = box.rotation.toRotationMatrix();
   for (int n = 1; n <= 10; ++n) {
     sim->step();
-    ASSERT_LT((sim->poses()[0].p - box.position).norm(), kRowTolerance) << "step " << n;
-    ASSERT_LT((sim->poses()[0].A - R).cwiseAbs().maxCoeff(), kRowTolerance) << "step " << n;
+    ASSERT_LT((sim->poses()[0].p - box.position).norm(), row_tolerance()) << "step " << n;
+    ASSERT_LT((sim->poses()[0].A - R).cwiseAbs().maxCoeff(), row_tolerance()) << "step " << n;
   }
 }
 
@@ -326,7 +331,7 @@ TEST_P(JointTypes, UniversalKeepsItsAxesPerpendicularAndBothAnglesChange) {
   for (int n = 1; n <= 150; ++n) {
     sim->step();
     track.update(*sim);
-    ASSERT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
+    ASSERT_LT((track.point(0, anchor) - anchor).norm(), row_tolerance()) << "step " << n;
     // a1 is carried by body1, a2 by body2 (the world).
     const Vec3 b1 = (track.motion(0) * a1).normalized(), b2 = (track.motion(kWorld) * a2).normalized();
     max_dot = std::max(max_dot, std::abs(b1.dot(b2)));
@@ -373,7 +378,7 @@ TEST_P(JointTypes, ConeTwistKeepsSwingAndTwistWithinTheirRanges) {
   for (int n = 1; n <= 150; ++n) {
     sim->step();
     track.update(*sim);
-    ASSERT_LT((track.point(0, anchor) - anchor).norm(), kRowTolerance) << "step " << n;
+    ASSERT_LT((track.point(0, anchor) - anchor).norm(), row_tolerance()) << "step " << n;
     // R in the joint frame = R_z(swing2)·R_y(swing1)·R_x(twist).
     const Mat3 R = frame.transpose() * track.relative_rotation(0, kWorld) * frame;
     const double twist_angle = std::atan2(R(2, 1), R(2, 2));
@@ -416,10 +421,10 @@ TEST_P(JointTypes, PrismaticToWorldSlidesAlongItsAxisWithinItsLimits) {
   for (int n = 1; n <= 150; ++n) {
     sim->step();
     track.update(*sim);
-    ASSERT_LT((track.pose(0).A - track.initial_pose(0).A).cwiseAbs().maxCoeff(), kRowTolerance) << "step " << n;
+    ASSERT_LT((track.pose(0).A - track.initial_pose(0).A).cwiseAbs().maxCoeff(), row_tolerance()) << "step " << n;
     const Vec3 d = track.point(0, anchor) - anchor;
     const double along = d.dot(axis);
-    ASSERT_LT((d - along * axis).norm(), kRowTolerance) << "off the axis, step " << n;
+    ASSERT_LT((d - along * axis).norm(), row_tolerance()) << "off the axis, step " << n;
     s.add(along);
     EXPECT_GE(along, lo - kAngleTolerance) << "step " << n;
     EXPECT_LE(along, hi + kAngleTolerance) << "step " << n;
@@ -464,7 +469,7 @@ RailResult run_rail(const std::string& solver, const Scene& scene, const Vec3& p
     sim->step();
     track.update(*sim);
     if (rotation_locked) {
-      EXPECT_LT((track.pose(1).A.inverse() * track.pose(0).A - M0).cwiseAbs().maxCoeff(), kRowTolerance)
+      EXPECT_LT((track.pose(1).A.inverse() * track.pose(0).A - M0).cwiseAbs().maxCoeff(), row_tolerance(solver))
           << "relative rotation changed, step " << n;
     }
     const Vec3 direction = (track.motion(1) * Vec3::UnitX()).normalized();
@@ -507,7 +512,7 @@ TEST_P(JointTypes, SliderOnAWorldPlaneStaysOnIt) {
     sim->step();
     track.update(*sim);
     const Vec3 d = track.point(0, point) - point;
-    ASSERT_LT(std::abs(normal.dot(d)), kRowTolerance) << "off the plane, step " << n;
+    ASSERT_LT(std::abs(normal.dot(d)), row_tolerance()) << "off the plane, step " << n;
     travel = std::max(travel, d.norm());
   }
   EXPECT_GT(travel, 0.2) << "the point did not slide";
@@ -532,7 +537,7 @@ TEST_P(JointTypes, SliderOnAWorldLineStaysOnItWithinItsLimits) {
     track.update(*sim);
     const Vec3 d = track.point(0, point) - point;
     const double along = d.dot(direction);
-    ASSERT_LT((d - along * direction).norm(), kRowTolerance) << "off the line, step " << n;
+    ASSERT_LT((d - along * direction).norm(), row_tolerance()) << "off the line, step " << n;
     s.add(along);
     EXPECT_GE(along, lo - kAngleTolerance) << "step " << n;
     EXPECT_LE(along, hi + kAngleTolerance) << "step " << n;
@@ -652,7 +657,7 @@ TEST_P(JointTypes, JointedBodiesMayOverlapUnlessTheyCollide) {
   for (int n = 1; n <= 30; ++n) {
     ASSERT_NO_THROW(sim->step()) << "step " << n;
     track.update(*sim);
-    ASSERT_LT(track.gap(0, 1, Vec3(0.075, 0, 0)), kRowTolerance) << "step " << n;
+    ASSERT_LT(track.gap(0, 1, Vec3(0.075, 0, 0)), row_tolerance()) << "step " << n;
   }
   try {
     const auto refused = test::simulate(overlapping_pair(true), GetParam());
@@ -703,11 +708,11 @@ TEST_P(JointTypes, FourBarLinkageStaysClosed) {
     track.update(*sim);
     for (const auto& h : f.hinges) {
       const int b1 = *f.scene.body_index(h.body1), b2 = *f.scene.body_index(h.body2);
-      ASSERT_LT(track.gap(b1, b2, h.anchor), kRowTolerance) << h.body1 << "-" << h.body2 << ", step " << n;
-      ASSERT_LT(track.gap(b1, b2, h.anchor + 0.05 * Vec3::UnitY()), kRowTolerance)
+      ASSERT_LT(track.gap(b1, b2, h.anchor), row_tolerance()) << h.body1 << "-" << h.body2 << ", step " << n;
+      ASSERT_LT(track.gap(b1, b2, h.anchor + 0.05 * Vec3::UnitY()), row_tolerance())
           << h.body1 << "-" << h.body2 << ", step " << n;
     }
-    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), kRowTolerance) << "joint record, step " << n;
+    ASSERT_LT(test::max_anchor_gap(*model, sim->joint_records()), row_tolerance()) << "joint record, step " << n;
     crank_angle.add(angle_about(track.relative_rotation(1, 0), Vec3::UnitY()));
   }
   std::printf("four-bar: crank angle range %.3f rad\n", crank_angle.span());
@@ -742,7 +747,7 @@ TEST_P(JointTypes, BodyHangingFromAKinematicBodyFollowsIt) {
   for (int n = 1; n <= 150; ++n) {
     sim->step();
     track.update(*sim);
-    ASSERT_LT(track.gap(1, 0, anchor), kRowTolerance) << "step " << n;
+    ASSERT_LT(track.gap(1, 0, anchor), row_tolerance()) << "step " << n;
   }
   const Vec3 expected_anchor = anchor + 1.5 * k.velocity;  // the anchor is on the spin axis
   EXPECT_LT((track.point(0, anchor) - expected_anchor).norm(), 1e-9);

@@ -39,6 +39,7 @@
 #include "affix/scene/scene_loader.hpp"
 #include "affix/scene/scene_writer.hpp"
 #include "affix/solvers/ipc/ipc_settings.hpp"
+#include "affix/solvers/mabd/mabd_settings.hpp"
 
 namespace affix {
 namespace {
@@ -246,6 +247,9 @@ struct SolverSettings {
 constexpr SolverSettings kSolverSettings[] = {
     {"ipc", [](const Scene& a, const Scene& b) {
        return read_ipc_settings(a.settings, a.file) == read_ipc_settings(b.settings, b.file);
+     }},
+    {"mabd", [](const Scene& a, const Scene& b) {
+       return read_mabd_settings(a.settings, a.file) == read_mabd_settings(b.settings, b.file);
      }},
 };
 static_assert(std::size(kSolverSettings) == std::size(kSolverNames), "every solver's settings are compared");

@@ -23,6 +23,10 @@ struct SolverCapabilities {
   bool bdf2 = false;                ///< settings.integrator "bdf2"
   bool damping = false;             ///< Rayleigh damping of contacts and limits
   std::vector<JointType> joints;    ///< joint types it keeps
+  /// How closely it keeps the joints' equality parts (m): the largest gap the physics tests accept. ipc's
+  /// linear rows hold to round-off; mabd's compact rows hold to one linearised Newton step, and the
+  /// spacing of a joint's control points is left to the bodies' stiffness (He 2026 §4.3).
+  double joint_gap = 1e-9;
   bool supports(JointType type) const;
 };
 

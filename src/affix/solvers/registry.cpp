@@ -8,6 +8,8 @@
 #include "affix/error.hpp"
 #include "affix/solvers/ipc/ipc_settings.hpp"
 #include "affix/solvers/ipc/ipc_simulator.hpp"
+#include "affix/solvers/mabd/mabd_settings.hpp"
+#include "affix/solvers/mabd/mabd_simulator.hpp"
 
 namespace affix {
 
@@ -17,13 +19,16 @@ std::vector<std::string> solver_names() {
 
 SolverCapabilities solver_capabilities(const std::string& name) {
   if (name == "ipc") return IpcSimulator::capabilities();
+  if (name == "mabd") return MabdSimulator::capabilities();
   throw std::invalid_argument("no solver named '" + name + "'");
 }
 
 namespace {
 
 [[noreturn]] void unknown_solver(const Model& model) {
-  throw InputError(model.file.string() + ": settings.solver: expected one of: ipc, got '" +
+  std::string names;
+  for (std::string_view name : kSolverNames) names += (names.empty() ? "" : ", ") + std::string(name);
+  throw InputError(model.file.string() + ": settings.solver: expected one of: " + names + ", got '" +
                    model.settings.solver + "'");
 }
 
@@ -35,6 +40,7 @@ struct SettingsReader {
 };
 constexpr SettingsReader kSettingsReaders[] = {
     {"ipc", [](const Model& model) { read_ipc_settings(model.settings, model.file); }},
+    {"mabd", [](const Model& model) { read_mabd_settings(model.settings, model.file); }},
 };
 // A solver without settings still needs a line: one that refuses every field of its block.
 static_assert(std::size(kSettingsReaders) == std::size(kSolverNames), "every solver reads its settings");
@@ -55,12 +61,14 @@ void check_solver_settings(const Model& model) {
 void check_model(const Model& model) {
   check_solver_settings(model);
   if (model.settings.solver == "ipc") return IpcSimulator::check_model(model);
+  if (model.settings.solver == "mabd") return MabdSimulator::check_model(model);
   unknown_solver(model);
 }
 
 std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model) {
   check_solver_settings(*model);
   if (model->settings.solver == "ipc") return std::make_unique<IpcSimulator>(std::move(model));
+  if (model->settings.solver == "mabd") return std::make_unique<MabdSimulator>(std::move(model));
   unknown_solver(*model);
 }
 

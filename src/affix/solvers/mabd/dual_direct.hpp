@@ -1,0 +1,26 @@
+#pragma once
+// The reference dual solve for any joint graph (He 2026 Eq. 28): D assembled whole as a sparse matrix
+// and factorised by CHOLMOD, its symbolic analysis kept while the joint graph is unchanged.
+//
+// Redundant rows (a closed loop of hinges has more rows than the loop removes DOFs) make D singular but
+// leave r in its range: the rows agree. Then the factorisation is retried on D + δI with δ = 10⁻¹⁰ of
+// D's largest diagonal entry, which picks the λ of least norm up to O(δ) and leaves Δq, which depends on
+// Gᵀλ only, unchanged to that order (Tikhonov regularisation, as Tomcin 2014 §4.3 does for loops).
+#include "affix/solvers/linear/sparse_cholesky.hpp"
+#include "affix/solvers/mabd/dual_matrix.hpp"
+
+namespace affix {
+
+class DualDirectSolver {
+ public:
+  /// Solves the system; throws SimulationError if D is not positive semi-definite even regularised.
+  KktSolution solve(const KktSystem& system);
+  /// Whether the last solve needed the regularisation (the rows were redundant).
+  bool regularised() const { return regularised_; }
+
+ private:
+  SparseCholesky cholesky_;
+  bool regularised_ = false;
+};
+
+}  // namespace affix

@@ -1,0 +1,61 @@
+#pragma once
+// One Newton step of affine bodies with exact joints, as a KKT system (He 2026 Eq. 26; its footnote's
+// −C in the second row):
+//   [H  Gᵀ] [Δq]   [−g]
+//   [G  0 ] [λ ] = [−C]
+// H is block diagonal, one 12×12 block per moving body, each applied through its pre-factorised
+// co-rotated matrix (corotated_body.hpp); G stacks the joints' compact rows (compact_rows.hpp).
+// Eliminating the primal (Eq. 27–28):
+//   Δq = Δq_free − H⁻¹Gᵀλ,  Δq_free = −H⁻¹g,  and  D λ = C + G Δq_free  with the dual matrix D = G H⁻¹ Gᵀ.
+// D has one m_j × m_j block per joint and a coupling block for each pair of joints that share a moving
+// body: D_jk = Σ_b G_jb H_b⁻¹ G_kbᵀ over the bodies b that j and k both move. The solvers of this folder
+// (direct, block Thomas for chains, ABD-ABA for trees) all solve this one system and agree to round-off.
+#include <vector>
+
+#include "affix/joints/compact_rows.hpp"
+#include "affix/solvers/mabd/corotated_body.hpp"
+
+namespace affix {
+
+/// A moving body's block of H and its part of g.
+struct KktBody {
+  const CorotatedFactor* factor = nullptr;  ///< H₀, shared between bodies with the same mass and material
+  CoRotation rotation;                      ///< Q at the current iterate: H = Q H₀ Qᵀ
+  Vec12 gradient = Vec12::Zero();           ///< g
+
+  Vec12 solve(const Vec12& x) const { return rotation.solve(*factor, x); }  ///< H⁻¹ x
+  Mat12 hessian() const { return rotation.hessian(*factor); }               ///< H in full
+};
+
+/// A joint's rows on its (at most two) moving bodies. A side on the world or on a fixed or kinematic
+/// body has index −1: that body's motion over the step is known and already in `residual`.
+struct KktJoint {
+  int body1 = -1, body2 = -1;  ///< indices into KktSystem::bodies
+  CompactBlock G1, G2;         ///< m × 12 each; only the sides with a body are read
+  CompactVector residual;      ///< C at the current iterate
+  int rows() const { return static_cast<int>(residual.size()); }
+};
+
+struct KktSystem {
+  std::vector<KktBody> bodies;
+  std::vector<KktJoint> joints;
+
+  /// Σ m_j, the size of D; joint j's rows start at dual_offsets()[j].
+  std::vector<int> dual_offsets() const;
+  /// Δq_free = −H⁻¹g per body.
+  std::vector<Vec12> free_steps() const;
+};
+
+struct KktSolution {
+  std::vector<Vec12> dq;  ///< per body
+  VecX lambda;            ///< per joint, stacked in joint order
+};
+
+/// Δq = Δq_free − H⁻¹Gᵀλ for a given λ (Eq. 27).
+std::vector<Vec12> primal_steps(const KktSystem& system, const std::vector<Vec12>& free_steps, const VecX& lambda);
+
+/// How far a solution is from satisfying Eq. 26: the largest body residual ‖HΔq + Gᵀλ + g‖ relative
+/// to the largest ‖g‖, or the largest joint residual ‖GΔq + C‖ relative to the size of its terms.
+double kkt_residual(const KktSystem& system, const KktSolution& solution);
+
+}  // namespace affix

@@ -1,0 +1,222 @@
+#include "affix/solvers/mabd/mabd_simulator.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "affix/body/kinematic_motion.hpp"
+#include "affix/energy/generalized_force.hpp"
+#include "affix/energy/inertia.hpp"
+#include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
+
+namespace affix {
+namespace {
+
+constexpr double kMinEdge = 1e-3;  // floor of the control-tetrahedron edge ℓ (m), as for a point-like body
+
+/// What the mabd solver cannot run yet, as an InputError naming the JSON path; nothing when it can.
+void refuse_unsupported(const Model& model) {
+  const std::string file = model.file.string() + ": ";
+  const SolverCapabilities caps = MabdSimulator::capabilities();
+  if (model.settings.integrator != Integrator::implicit_euler)
+    throw InputError(file + "settings.integrator: the mabd solver integrates with \"implicit_euler\" only");
+  if (model.ground)
+    throw InputError(file + "ground: the mabd solver has no contact yet; remove the ground or use the ipc solver");
+  for (std::size_t k = 0; k < model.joints.size(); ++k) {
+    const JointDef& j = model.joints[k].def;
+    const std::string path = "joints[" + std::to_string(k) + "]";
+    if (!caps.supports(j.type))
+      throw InputError(file + path + ".type: the mabd solver has no " + std::string(to_string(j.type)) +
+                       " joint yet (it keeps ball, hinge, universal, prismatic, fixed and cone_twist)");
+    const char* limit = j.angle_limits ? "limits_deg" : j.limits ? "limits" : j.twist_limits ? "limits_deg.twist"
+                        : j.swing1_limits ? "limits_deg.swing1" : j.swing2_limits ? "limits_deg.swing2" : nullptr;
+    if (limit) throw InputError(file + path + "." + limit + ": the mabd solver does not keep joint limits yet");
+  }
+}
+
+/// The mass properties and material that make H₀: bodies equal in these share one factorisation.
+using FactorKey = std::array<double, 16>;
+FactorKey factor_key(const AffineBody& b, const Lame& lame) {
+  FactorKey k{b.mass, b.volume, lame.mu, lame.lambda};
+  for (int i = 0; i < 3; ++i) k[4 + i] = b.center_of_mass[i];
+  for (int i = 0; i < 9; ++i) k[7 + i] = b.second_moment(i / 3, i % 3);
+  return k;
+}
+
+double scene_size(const std::vector<AffineBody>& bodies) {
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const AffineBody& b : bodies) {
+    lo = lo.cwiseMin(b.position - Vec3::Constant(b.bounding_radius));
+    hi = hi.cwiseMax(b.position + Vec3::Constant(b.bounding_radius));
+  }
+  return bodies.empty() ? 1.0 : std::max((hi - lo).norm(), 1e-6);
+}
+
+}  // namespace
+
+void MabdSimulator::check_model(const Model& model) {
+  read_mabd_settings(model.settings, model.file);
+  refuse_unsupported(model);
+}
+
+SolverCapabilities MabdSimulator::capabilities() {
+  SolverCapabilities c;
+  c.prescribed_motion = true;
+  c.joint_gap = 1e-5;
+  c.joints = {JointType::ball, JointType::hinge, JointType::universal, JointType::prismatic, JointType::fixed,
+              JointType::cone_twist};
+  return c;
+}
+
+MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
+    : model_(std::move(model)), settings_(read_mabd_settings(model_->settings, model_->file)) {
+  refuse_unsupported(*model_);
+  const double h = model_->settings.dt;
+  bodies_ = affine_bodies(*model_);
+  const int n = static_cast<int>(bodies_.size());
+  moving_index_.assign(n, -1);
+  std::map<FactorKey, int> factor_index;
+  for (int i = 0; i < n; ++i) {
+    const AffineBody& b = bodies_[i];
+    // Chen 2022's E/8·‖FᵀF − I‖² is the ipc orthogonality energy with κ = E/8 (mabd_settings.hpp).
+    lame_.push_back(Lame::from_young(settings_.youngs_modulus.value_or(8.0 * b.stiffness), settings_.poisson_ratio));
+    loads_.push_back(gravity_force(b, model_->settings.gravity));
+    q_.push_back(b.q0);
+    qdot_.push_back(b.qdot0);
+    if (b.is_dirichlet()) {
+      factor_of_.push_back(-1);
+      continue;
+    }
+    moving_index_[i] = static_cast<int>(moving_bodies_.size());
+    moving_bodies_.push_back(i);
+    const auto [it, inserted] = factor_index.try_emplace(factor_key(b, lame_[i]), static_cast<int>(factors_.size()));
+    if (inserted) factors_.emplace_back(b.mass_matrix, rest_stiffness(b.volume, lame_[i]), h);
+    factor_of_.push_back(it->second);
+  }
+  for (int k = 0; k < static_cast<int>(model_->joints.size()); ++k) {
+    const ModelJoint& j = model_->joints[k];
+    edges_.push_back(std::max(bodies_[j.body1].bounding_radius, kMinEdge));
+    // A joint between two prescribed bodies (or one and the world) constrains nothing that moves.
+    if (moving_index_[j.body1] >= 0 || (j.body2 >= 0 && moving_index_[j.body2] >= 0)) active_joints_.push_back(k);
+  }
+  force_points_ = force_rest_points(model_->forces, bodies_);
+  scene_size_ = scene_size(bodies_);
+  system_.bodies.reserve(moving_bodies_.size());
+  system_.joints.resize(active_joints_.size());
+}
+
+void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<Vec12>& q_tilde,
+                                 const std::vector<Vec12>& loads) {
+  const double h2 = model_->settings.dt * model_->settings.dt;
+  system_.bodies.clear();
+  for (int i : moving_bodies_) {
+    const AffineBody& b = bodies_[i];
+    KktBody body{&factors_[factor_of_[i]], CoRotation(state_matrix(q[i]), settings_.rotation), Vec12::Zero()};
+    // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header)
+    body.gradient = b.mass_matrix * (q[i] - q_tilde[i]) +
+                    h2 * (elastic_gradient(q[i], body.rotation.rotation(), b.volume, lame_[i], settings_.rotation) -
+                          loads[i]);
+    system_.bodies.push_back(std::move(body));
+  }
+  for (std::size_t s = 0; s < active_joints_.size(); ++s) {
+    const int k = active_joints_[s];
+    const ModelJoint& j = model_->joints[k];
+    const Vec12& q2 = j.body2 >= 0 ? q[j.body2] : q[j.body1];  // ignored against the world
+    const CompactRows rows = compact_rows(j, edges_[k], q[j.body1], q2);
+    KktJoint& joint = system_.joints[s];
+    joint.body1 = moving_index_[j.body1];
+    joint.body2 = j.body2 >= 0 ? moving_index_[j.body2] : -1;
+    joint.G1 = rows.rows1;
+    joint.G2 = j.body2 >= 0 ? rows.jacobian2() : CompactBlock(rows.rows1.rows(), 12);
+    joint.residual = rows.value;
+  }
+}
+
+StepStats MabdSimulator::step() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double h = model_->settings.dt, t = time(), t_next = t + h;
+  const int n = static_cast<int>(bodies_.size());
+
+  std::vector<Vec12> loads = loads_;
+  add_external_loads(loads, model_->forces, force_points_, t, [&](int i) { return state_matrix(q_[i]); });
+  std::vector<Vec12> q_tilde(n), q(n);
+  for (int i = 0; i < n; ++i) {
+    q_tilde[i] = q_[i] + h * qdot_[i];
+    q[i] = bodies_[i].is_dirichlet() ? prescribed_state(bodies_[i], t_next) : q_tilde[i];
+  }
+
+  StepStats stats;
+  stats.residual = std::numeric_limits<double>::infinity();
+  for (int it = 0; it < settings_.iterations; ++it) {
+    build_system(q, q_tilde, loads);
+    const KktSolution solution = dual_solver_.solve(system_, settings_.dual_solver);
+    // The scaled step of ipc's stopping test: a bound on every vertex's velocity change, relative to L.
+    double largest = 0.0;
+    for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {
+      const int i = moving_bodies_[m];
+      const Vec12& dq = solution.dq[m];
+      q[i] += dq;
+      largest = std::max(largest, dq.head<3>().lpNorm<Eigen::Infinity>() +
+                                      bodies_[i].bounding_radius * dq.tail<9>().lpNorm<Eigen::Infinity>());
+    }
+    ++stats.iterations;
+    stats.residual = largest / (h * scene_size_);
+    if (stats.residual < settings_.tolerance) break;
+  }
+  stats.hit_iteration_cap = settings_.iterations > 1 && !(stats.residual < settings_.tolerance);
+  check_finite(q);
+
+  for (int i = 0; i < n; ++i) {
+    qdot_[i] = (q[i] - q_[i]) / h;
+    q_[i] = q[i];
+  }
+  ++step_;
+
+  stats.step = step_;
+  stats.time = time();
+  stats.min_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < model_->joints.size(); ++k) {
+    const ModelJoint& j = model_->joints[k];
+    const CompactRows rows = compact_rows(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]);
+    if (rows.value.size() > 0) stats.max_joint_error = std::max(stats.max_joint_error, rows.value.cwiseAbs().maxCoeff());
+  }
+  for (int i = 0; i < n; ++i) {
+    const AffineBody& b = bodies_[i];
+    stats.kinetic_energy += kinetic_energy(b.mass_matrix, qdot_[i]);
+    const Mat3 R = CoRotation(state_matrix(q_[i]), settings_.rotation).rotation();
+    stats.potential_energy += linear_potential(loads_[i], q_[i]) +
+                              elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
+  }
+  stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
+  return stats;
+}
+
+void MabdSimulator::check_finite(const std::vector<Vec12>& q) const {
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    // A body that left any sane range (1e6 × the scene size away) has run away.
+    if (!q[i].allFinite() || q[i].head<3>().norm() > 1e6 * scene_size_)
+      throw SimulationError("body '" + excerpt(bodies_[i].name) + "' diverged (state not finite or runaway)");
+  }
+}
+
+std::vector<BodyPose> MabdSimulator::poses() const {
+  std::vector<BodyPose> out;
+  out.reserve(q_.size());
+  for (const Vec12& q : q_) out.push_back(affine_pose(q));
+  return out;
+}
+
+std::vector<BodyVelocity> MabdSimulator::velocities() const {
+  std::vector<BodyVelocity> out;
+  out.reserve(q_.size());
+  for (std::size_t i = 0; i < q_.size(); ++i) out.push_back(affine_velocity(q_[i], qdot_[i]));
+  return out;
+}
+
+std::vector<JointRecord> MabdSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }
+
+}  // namespace affix
