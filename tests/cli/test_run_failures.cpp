@@ -151,14 +151,17 @@ TEST_F(RunFailureTest, AFullDiskMidRunNamesTheFileAndLeavesASummary) {
 }
 
 TEST_F(RunFailureTest, AFullDiskMidHdf5RunKeepsEveryFrameBeforeItReadable) {
-  // 200 boxes 1 m apart falling freely: 19 KB of poses per frame, a frame per step; trajectory.h5
-  // outgrows a 512 KiB limit long before stats.csv or meshes.json would.
+  // 200 boxes 1 m apart, each turned its own way, falling freely: about 15 KB of poses per frame even
+  // compressed, a frame per step; trajectory.h5 outgrows a 512 KiB limit long before stats.csv or
+  // meshes.json would.
   nlohmann::json scene = box_scene(0.01, 2.0);
   std::vector<std::string> names;
   for (int b = 0; b < 200; ++b) {
     names.push_back("box" + std::to_string(b));
-    scene["bodies"][b] = {{"name", names.back()}, {"shape", {{"box", {0.1, 0.1, 0.1}}}},
-                          {"position", {b % 20, b / 20, 1}}};
+    scene["bodies"][b] = {{"name", names.back()},
+                          {"shape", {{"box", {0.1, 0.1, 0.1}}}},
+                          {"position", {b % 20, b / 20, 1}},
+                          {"rotation", {{"axis", {1, b, 2}}, {"angle_deg", 7.3 * b}}}};
   }
   const fs::path out = dir_ / "out";
   const CommandResult r = test::run_command({"/bin/bash", "-c", "ulimit -f 512; exec \"$0\" \"$@\"", AFFIX_EXECUTABLE,

@@ -1,5 +1,5 @@
 // trajectory.h5 (io/trajectory_h5_*): the writer's numbers come back bit for bit and are those of the
-// CSV writer; the layout is plain datasets with units and the format version; a frame is on disk as
+// CSV writer; the layout is plain (compressed) datasets with units and the format version; a frame is on disk as
 // soon as write_frame returns; and a file that is not a trajectory, or a damaged one, is one
 // InputError naming it.
 #include <gtest/gtest.h>
@@ -171,6 +171,15 @@ TEST_F(TrajectoryH5, IsPlainDatasetsExtendibleAlongFramesWithUnitsAndTheFormatVe
     EXPECT_EQ(string_attribute(dataset, "units"), e.units);
     const hid_t properties = H5Dget_create_plist(dataset);
     EXPECT_EQ(H5Pget_layout(properties), H5D_CHUNKED) << e.name;
+    // The poses with HDF5's own shuffle and deflate filters, which every reader has; /time plain.
+    const bool poses = std::string(e.name) != "time";
+    ASSERT_EQ(H5Pget_nfilters(properties), poses ? 2 : 0) << e.name;
+    for (int i = 0; poses && i < 2; ++i) {
+      unsigned flags = 0;
+      std::size_t values = 0;
+      EXPECT_EQ(H5Pget_filter2(properties, static_cast<unsigned>(i), &flags, &values, nullptr, 0, nullptr, nullptr),
+                i == 0 ? H5Z_FILTER_SHUFFLE : H5Z_FILTER_DEFLATE);
+    }
     H5Pclose(properties);
     H5Tclose(type);
     H5Sclose(space);

@@ -6,7 +6,9 @@
 //                                             null-padded to the longest
 //   /position  float64 [frames][bodies][3]    p = (x, y, z) (m)
 //   /rotation  float64 [frames][bodies][3][3] A, row-major: [i][j] = a_ij; a rest point x̄ lands at A·x̄ + p
-// The frame axis is chunked and extendible; frames are appended as the run goes. The root carries the
+// The frame axis is chunked and extendible; frames are appended as the run goes. /position and
+// /rotation are chunked by one frame and at most 8192 bodies and compressed with HDF5's built-in shuffle
+// and deflate filters (readers decompress them without being asked). The root carries the
 // attributes affix_format = "trajectory" and affix_format_version = 1, each dataset `units` and
 // `description`. Written by trajectory_h5_writer.hpp, read by trajectory_h5_reader.hpp.
 namespace affix::h5_layout {
