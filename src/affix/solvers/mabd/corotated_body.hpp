@@ -45,10 +45,12 @@ Vec12 elastic_gradient(const Vec12& q, const Mat3& R, double volume, const Lame&
 double elastic_energy(const Vec12& q, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind);
 
 /// The constant part of a body's Newton matrix, H₀ = M + h²K₀, factorised once (shared by every body
-/// with the same mass matrix and material).
+/// with the same mass matrix and material). Its inverse is kept whole: H₀ is small, symmetric positive
+/// definite and well conditioned (M dominates), and a fixed-size 12×12 product is several times faster
+/// than two triangular solves, which dominated the step.
 struct CorotatedFactor {
   Mat12 matrix;
-  Eigen::LLT<Mat12> llt;
+  Mat12 inverse;
   CorotatedFactor(const Mat12& mass, const Mat12& rest_stiffness, double h);
 };
 
@@ -61,7 +63,7 @@ class CoRotation {
   Vec12 apply(const Vec12& x) const;
   Vec12 apply_transpose(const Vec12& x) const;
   /// H⁻¹ x = Q H₀⁻¹ Qᵀ x (He 2026 Alg. 1).
-  Vec12 solve(const CorotatedFactor& factor, const Vec12& x) const { return apply(factor.llt.solve(apply_transpose(x))); }
+  Vec12 solve(const CorotatedFactor& factor, const Vec12& x) const { return apply(factor.inverse * apply_transpose(x)); }
   /// H = Q H₀ Qᵀ in full (for structured solvers that accumulate articulated matrices).
   Mat12 hessian(const CorotatedFactor& factor) const;
 

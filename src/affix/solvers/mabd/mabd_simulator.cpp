@@ -12,6 +12,7 @@
 #include "affix/energy/inertia.hpp"
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/solvers/mabd/joint_graph.hpp"
 
 namespace affix {
 namespace {
@@ -38,6 +39,40 @@ void refuse_unsupported(const Model& model) {
   }
 }
 
+/// A forced `chain` or `tree` dual solver must fit every group of jointed bodies: checked on the joint
+/// graph alone (sides and row counts), before anything is solved.
+void check_dual_solver(const Model& model, DualSolverKind kind) {
+  if (kind != DualSolverKind::chain && kind != DualSolverKind::tree) return;
+  std::vector<int> moving(model.bodies.size(), -1);
+  std::vector<int> body_of;  // moving index → model index
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    if (model.bodies[i].is_dirichlet()) continue;
+    moving[i] = static_cast<int>(body_of.size());
+    body_of.push_back(static_cast<int>(i));
+  }
+  KktSystem structure;
+  structure.bodies.resize(body_of.size(), KktBody{nullptr, CoRotation(Mat3::Identity(), RotationExtraction::polar)});
+  for (const ModelJoint& j : model.joints) {
+    KktJoint joint;
+    joint.body1 = moving[j.body1];
+    joint.body2 = j.body2 >= 0 ? moving[j.body2] : -1;
+    joint.residual = CompactVector::Zero(compact_row_count(j.def.type));
+    structure.joints.push_back(joint);
+  }
+  const JointGraph graph(structure);
+  for (const JointComponent& c : graph.components()) {
+    if (c.joints.empty() || (kind == DualSolverKind::chain ? c.is_chain : c.is_tree)) continue;
+    std::string why;
+    if (c.busy_body >= 0) why = "body '" + excerpt(model.bodies[body_of[c.busy_body]].name) + "' is moved by more than 2 joints";
+    if (c.cycle_joint >= 0) why = "joint '" + excerpt(model.joints[c.cycle_joint].def.name) + "' closes a loop";
+    if (c.overfull_body >= 0)
+      why = "body '" + excerpt(model.bodies[body_of[c.overfull_body]].name) + "' has more than 12 rows to eliminate";
+    throw InputError(model.file.string() + ": settings.mabd.dual_solver: \"" + dual_solver_name(kind) +
+                     "\" needs every group of jointed bodies to be a " + dual_solver_name(kind) + ", but " + why +
+                     "; use \"automatic\"");
+  }
+}
+
 /// The mass properties and material that make H₀: bodies equal in these share one factorisation.
 using FactorKey = std::array<double, 16>;
 FactorKey factor_key(const AffineBody& b, const Lame& lame) {
@@ -59,8 +94,9 @@ double scene_size(const std::vector<AffineBody>& bodies) {
 }  // namespace
 
 void MabdSimulator::check_model(const Model& model) {
-  read_mabd_settings(model.settings, model.file);
+  const MabdSettings settings = read_mabd_settings(model.settings, model.file);
   refuse_unsupported(model);
+  check_dual_solver(model, settings.dual_solver);
 }
 
 SolverCapabilities MabdSimulator::capabilities() {
@@ -75,6 +111,7 @@ SolverCapabilities MabdSimulator::capabilities() {
 MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     : model_(std::move(model)), settings_(read_mabd_settings(model_->settings, model_->file)) {
   refuse_unsupported(*model_);
+  check_dual_solver(*model_, settings_.dual_solver);
   const double h = model_->settings.dt;
   bodies_ = affine_bodies(*model_);
   const int n = static_cast<int>(bodies_.size());
