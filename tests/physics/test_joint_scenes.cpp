@@ -379,18 +379,9 @@ TEST_P(JointScenes, NunchakuConeTwistStaysWithinItsRangesAndReachesThem) {
 
 // ------------------------------------------------------------------------------------ pendulum
 
-double arithmetic_geometric_mean(double a, double b) {
-  while (std::abs(a - b) > 1e-15 * a) {
-    const double m = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = m;
-  }
-  return a;
-}
-
 /// Complete elliptic integral of the first kind K(k) = π / (2 AGM(1, √(1 − k²))).
 double elliptic_k(double k) {
-  return std::numbers::pi / (2.0 * arithmetic_geometric_mean(1.0, std::sqrt(1.0 - k * k)));
+  return std::numbers::pi / (2.0 * test::arithmetic_geometric_mean(1.0, std::sqrt(1.0 - k * k)));
 }
 
 TEST_P(JointScenes, PhysicalPendulumHasTheLargeAmplitudePeriod) {

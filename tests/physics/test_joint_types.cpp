@@ -32,19 +32,6 @@ constexpr int kWorld = -1;
 
 Scene scene_of(std::vector<BodyDef> bodies) { return test::scene_with(std::move(bodies), 0.01, std::nullopt); }
 
-/// A joint of `type` between two scene bodies by name ("world" for body2).
-JointDef& add_joint(Scene& scene, JointType type, const std::string& body1, const std::string& body2) {
-  JointDef j;
-  j.name = "j" + std::to_string(scene.joints.size());
-  j.type = type;
-  j.body1 = body1;
-  j.body2 = body2;
-  j.body1_index = *scene.body_index(body1);
-  j.body2_index = *scene.body_index(body2);
-  scene.joints.push_back(j);
-  return scene.joints.back();
-}
-
 /// Rigid motion turning about `pivot` with angular velocity ω while the pivot moves at `pivot_velocity`.
 void spin_about(BodyDef& body, const Vec3& pivot, const Vec3& omega, const Vec3& pivot_velocity = Vec3::Zero()) {
   body.angular_velocity = omega;
@@ -137,7 +124,7 @@ TEST_P(JointTypes, BallBetweenTwoFreeBodiesKeepsTheAnchorCoincident) {
   spin_about(upper, upper.position, Vec3(0, 3, 1));
   spin_about(lower, anchor, Vec3(2, -1, 0.5), upper.velocity + upper.angular_velocity.cross(anchor - upper.position));
   Scene scene = scene_of({lower, upper});
-  add_joint(scene, JointType::ball, "lower", "upper").anchor = anchor;
+  test::add_joint(scene, JointType::ball, "lower", "upper").anchor = anchor;
   const auto model = test::compiled(scene, GetParam());
   const auto sim = make_simulator(model);
   Tracker track(*sim);
@@ -161,7 +148,7 @@ TEST_P(JointTypes, BallToWorldKeepsTheAnchorInPlace) {
   BodyDef bob = test::box_body("bob", Vec3(0.1, 0.15, 0.3), Vec3(0.1, 0, -0.2));
   spin_about(bob, anchor, Vec3(2, 3, 0.5));
   Scene scene = scene_of({bob});
-  add_joint(scene, JointType::ball, "bob", "world").anchor = anchor;
+  test::add_joint(scene, JointType::ball, "bob", "world").anchor = anchor;
   const auto model = test::compiled(scene, GetParam());
   const auto sim = make_simulator(model);
   Tracker track(*sim);
@@ -185,7 +172,7 @@ Range run_hinge_pendulum(const std::string& solver, double omega, const AngleRan
   BodyDef bob = test::box_body("bob", Vec3(0.1, 0.1, 0.4), Vec3(0.02, 0, -0.22));
   spin_about(bob, anchor, omega * axis);
   Scene scene = scene_of({bob});
-  JointDef& j = add_joint(scene, JointType::hinge, "bob", "world");
+  JointDef& j = test::add_joint(scene, JointType::hinge, "bob", "world");
   j.anchor = anchor;
   j.axis = axis;
   j.angle_limits = limits;
@@ -240,7 +227,7 @@ TEST_P(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
   spin_about(lower, anchor, upper.angular_velocity + 5.0 * axis,
              upper.velocity + upper.angular_velocity.cross(anchor - upper.position));
   Scene scene = scene_of({lower, upper});
-  JointDef& j = add_joint(scene, JointType::hinge, "lower", "upper");
+  JointDef& j = test::add_joint(scene, JointType::hinge, "lower", "upper");
   j.anchor = anchor;
   j.axis = axis;
   const auto model = test::compiled(scene, GetParam());
@@ -276,8 +263,8 @@ TEST_P(JointTypes, FixedKeepsTheRelativeAffineMapConstant) {
   spin_about(carrier, pivot, Vec3(1, 3, 2));
   spin_about(load, pivot, Vec3(1, 3, 2));
   Scene scene = scene_of({load, carrier});
-  add_joint(scene, JointType::fixed, "load", "carrier").anchor = weld;
-  add_joint(scene, JointType::ball, "carrier", "world").anchor = pivot;
+  test::add_joint(scene, JointType::fixed, "load", "carrier").anchor = weld;
+  test::add_joint(scene, JointType::ball, "carrier", "world").anchor = pivot;
   const auto sim = test::simulate(scene, GetParam());
   Tracker track(*sim);
   const auto relative = [](const BodyPose& a, const BodyPose& b) {
@@ -303,7 +290,7 @@ TEST_P(JointTypes, FixedToTheWorldHoldsALoneBodyStill) {
   BodyDef box = test::box_body("box", Vec3::Constant(0.2), Vec3(0, 0, 1));
   box.rotation = Quat(Eigen::AngleAxisd(0.3, Vec3::UnitX()));
   Scene scene = scene_of({box});
-  add_joint(scene, JointType::fixed, "box", "world").anchor = Vec3(0, 0, 1.1);
+  test::add_joint(scene, JointType::fixed, "box", "world").anchor = Vec3(0, 0, 1.1);
   const auto sim = test::simulate(scene, GetParam());
   const Mat3 R = box.rotation.toRotationMatrix();
   for (int n = 1; n <= 10; ++n) {
@@ -321,7 +308,7 @@ TEST_P(JointTypes, UniversalKeepsItsAxesPerpendicularAndBothAnglesChange) {
   BodyDef bob = test::box_body("bob", Vec3(0.1, 0.1, 0.3), Vec3(0, 0, -0.25));
   spin_about(bob, anchor, Vec3(3, 4, 0));
   Scene scene = scene_of({bob});
-  JointDef& j = add_joint(scene, JointType::universal, "bob", "world");
+  JointDef& j = test::add_joint(scene, JointType::universal, "bob", "world");
   j.anchor = anchor;
   j.axes = {a1, a2};
   const auto sim = test::simulate(scene, GetParam());
@@ -365,7 +352,7 @@ TEST_P(JointTypes, ConeTwistKeepsSwingAndTwistWithinTheirRanges) {
   BodyDef bob = test::box_body("bob", Vec3(0.1, 0.12, 0.3), Vec3(0, 0, -0.2));
   spin_about(bob, anchor, 4.0 * frame.col(1) + 4.0 * frame.col(2) + 3.0 * frame.col(0));
   Scene scene = scene_of({bob});
-  JointDef& j = add_joint(scene, JointType::cone_twist, "bob", "world");
+  JointDef& j = test::add_joint(scene, JointType::cone_twist, "bob", "world");
   j.anchor = anchor;
   j.frame = frame;
   j.twist_limits = twist;
@@ -411,7 +398,7 @@ TEST_P(JointTypes, PrismaticToWorldSlidesAlongItsAxisWithinItsLimits) {
   slider.velocity = 1.5 * axis;
   slider.angular_velocity = Vec3(0, 0, 5);  // the rotation lock must remove this
   Scene scene = scene_of({slider});
-  JointDef& j = add_joint(scene, JointType::prismatic, "slider", "world");
+  JointDef& j = test::add_joint(scene, JointType::prismatic, "slider", "world");
   j.anchor = anchor;
   j.axis = axis;
   j.limits = std::array<double, 2>{lo, hi};
@@ -441,10 +428,10 @@ Scene rail_scene(BodyDef& block, JointType type) {
   block = test::box_body("block", Vec3(0.1, 0.1, 0.1), Vec3(0.3, 0, 0.12));
   block.angular_velocity = Vec3(0, 0, 2);
   Scene scene = scene_of({block, rail});
-  JointDef& hinge = add_joint(scene, JointType::hinge, "rail", "world");
+  JointDef& hinge = test::add_joint(scene, JointType::hinge, "rail", "world");
   hinge.anchor = Vec3::Zero();
   hinge.axis = Vec3::UnitY();
-  JointDef& j = add_joint(scene, type, "block", "rail");
+  JointDef& j = test::add_joint(scene, type, "block", "rail");
   j.limits = std::array<double, 2>{-0.15, 0.15};
   if (type == JointType::prismatic) {
     j.anchor = block.position, j.axis = Vec3::UnitX();
@@ -503,7 +490,7 @@ TEST_P(JointTypes, SliderOnAWorldPlaneStaysOnIt) {
   BodyDef puck = test::box_body("puck", Vec3(0.2, 0.2, 0.2), Vec3::Zero());
   spin_about(puck, point, Vec3(1, 2, 3), Vec3(0.5, 0.4, -0.3) + 0.5 * normal);
   Scene scene = scene_of({puck});
-  add_joint(scene, JointType::slider, "puck", "world").point = point;
+  test::add_joint(scene, JointType::slider, "puck", "world").point = point;
   scene.joints.back().normal = normal;
   const auto sim = test::simulate(scene, GetParam());
   Tracker track(*sim);
@@ -525,7 +512,7 @@ TEST_P(JointTypes, SliderOnAWorldLineStaysOnItWithinItsLimits) {
   BodyDef bead = test::box_body("bead", Vec3(0.2, 0.2, 0.2), Vec3::Zero());
   spin_about(bead, point, Vec3(2, 1, 3), -2.0 * direction);
   Scene scene = scene_of({bead});
-  JointDef& j = add_joint(scene, JointType::slider, "bead", "world");
+  JointDef& j = test::add_joint(scene, JointType::slider, "bead", "world");
   j.point = point;
   j.direction = direction;
   j.limits = std::array<double, 2>{lo, hi};
@@ -565,7 +552,7 @@ TEST(JointTypesIpc, DistanceHangingAtRestStretchesByMgOverK) {
   const Vec3 top(0, 0, -0.4), hook(0, 0, 0);
   Scene scene = scene_of({test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, -0.5))});
   scene.settings.solver_settings["ipc"]["tolerance"] = 1e-8;  // the default stops Newton within ~1e-7 m, a tenth of m g / k
-  JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
+  JointDef& j = test::add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;
   const auto model = test::compiled(scene, "ipc");
@@ -590,7 +577,7 @@ TEST_P(JointTypes, DistanceSwingingKeepsItsLength) {
   bob.velocity = Vec3(0, 1.5, 0);
   bob.angular_velocity = Vec3(0, 0, 2);
   Scene scene = scene_of({bob});
-  JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
+  JointDef& j = test::add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;
   const auto sim = test::simulate(scene, GetParam());
@@ -618,7 +605,7 @@ TEST_P(JointTypes, DistanceWithOnlyAMaximumIsARope) {
   BodyDef bob = test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, -0.3));
   bob.velocity = Vec3(1.0, 0, 0.5);
   Scene scene = scene_of({bob});
-  JointDef& j = add_joint(scene, JointType::distance, "bob", "world");
+  JointDef& j = test::add_joint(scene, JointType::distance, "bob", "world");
   j.anchor1 = top;
   j.anchor2 = hook;
   j.max_length = max;
@@ -644,7 +631,7 @@ Scene overlapping_pair(bool collide_connected) {
   a.angular_velocity = Vec3(0, 0, 1);
   b.angular_velocity = Vec3(0, 2, 0);
   Scene scene = scene_of({a, b});
-  JointDef& j = add_joint(scene, JointType::ball, "a", "b");
+  JointDef& j = test::add_joint(scene, JointType::ball, "a", "b");
   j.anchor = Vec3(0.075, 0, 0);
   j.collide_connected = collide_connected;
   return scene;
@@ -689,7 +676,7 @@ FourBar four_bar() {
   FourBar f{scene_of({ground, crank, link_body("coupler", B, C, 0.03), link_body("rocker", D, C, 0.03)}),
             {{"crank", "ground", A}, {"coupler", "crank", B}, {"rocker", "coupler", C}, {"rocker", "ground", D}}};
   for (const auto& h : f.hinges) {
-    JointDef& j = add_joint(f.scene, JointType::hinge, h.body1, h.body2);
+    JointDef& j = test::add_joint(f.scene, JointType::hinge, h.body1, h.body2);
     j.anchor = h.anchor;
     j.axis = Vec3::UnitY();
   }
@@ -741,7 +728,7 @@ TEST_P(JointTypes, BodyHangingFromAKinematicBodyFollowsIt) {
   driver.kinematic = k;
   BodyDef bob = test::box_body("bob", Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 0.6));
   Scene scene = scene_of({driver, bob});
-  add_joint(scene, JointType::ball, "bob", "driver").anchor = anchor;
+  test::add_joint(scene, JointType::ball, "bob", "driver").anchor = anchor;
   const auto sim = test::simulate(scene, GetParam());
   Tracker track(*sim);
   for (int n = 1; n <= 150; ++n) {

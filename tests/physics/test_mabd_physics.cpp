@@ -40,16 +40,9 @@ Scene mabd_scene(std::vector<BodyDef> bodies, double dt) {
 
 JointDef& add_joint(Scene& scene, JointType type, const std::string& body1, const std::string& body2,
                     const Vec3& anchor) {
-  JointDef j;
-  j.name = "j" + std::to_string(scene.joints.size());
-  j.type = type;
-  j.body1 = body1;
-  j.body2 = body2;
-  j.body1_index = *scene.body_index(body1);
-  j.body2_index = *scene.body_index(body2);
+  JointDef& j = test::add_joint(scene, type, body1, body2);
   j.anchor = anchor;
-  scene.joints.push_back(j);
-  return scene.joints.back();
+  return j;
 }
 
 int steps_for(double duration, double dt) { return static_cast<int>(std::lround(duration / dt)); }
@@ -380,17 +373,8 @@ TEST(MabdPhysics, FastHeavyTopConvergesToTheRigidTopAsTheStepShrinks) {
 
 // ------------------------------------------------------------------------------------ physical pendulum
 
-double arithmetic_geometric_mean(double a, double b) {
-  while (std::abs(a - b) > 1e-15 * a) {
-    const double m = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = m;
-  }
-  return a;
-}
-
 /// The complete elliptic integral of the first kind, K(k) = π / (2 AGM(1, √(1 − k²))).
-double elliptic_k(double k) { return kPi / (2.0 * arithmetic_geometric_mean(1.0, std::sqrt(1.0 - k * k))); }
+double elliptic_k(double k) { return kPi / (2.0 * test::arithmetic_geometric_mean(1.0, std::sqrt(1.0 - k * k))); }
 
 // A 1 m rod on a hinge at one end, released horizontal (He 2026 Fig. 10): the large-amplitude period
 // 4K(sin(θ₀/2))√(I/(mgd)), θ₀ = 90°, with I about the hinge from the compiled model.

@@ -1,4 +1,5 @@
 #pragma once
+#include <cmath>
 // Helpers for physics tests, which run on every solver back-end through the Simulator interface
 // (DESIGN §1, §6): scenes built in code, the solver built by name, skipping with the reason when a
 // solver lacks what a test needs, and the physical quantities the closed-form answers are about
@@ -141,6 +142,29 @@ namespace affix::test {
 // ------------------------------------------------------------ quantities from poses and velocities
 
 /// Where the rest point x̄ of a body in `pose` is now: A x̄ + p.
+/// A joint of `type` between two scene bodies by name ("world" for body2), appended to the scene.
+inline JointDef& add_joint(Scene& scene, JointType type, const std::string& body1, const std::string& body2) {
+  JointDef j;
+  j.name = "j" + std::to_string(scene.joints.size());
+  j.type = type;
+  j.body1 = body1;
+  j.body2 = body2;
+  j.body1_index = *scene.body_index(body1);
+  j.body2_index = *scene.body_index(body2);
+  scene.joints.push_back(j);
+  return scene.joints.back();
+}
+
+/// The arithmetic–geometric mean, for the complete elliptic integral K(k) = π / (2 AGM(1, √(1 − k²))).
+inline double arithmetic_geometric_mean(double a, double b) {
+  while (std::abs(a - b) > 1e-15 * a) {
+    const double m = 0.5 * (a + b);
+    b = std::sqrt(a * b);
+    a = m;
+  }
+  return a;
+}
+
 inline Vec3 world_point(const BodyPose& pose, const Vec3& x_bar) { return pose.A * x_bar + pose.p; }
 
 /// Linear momentum ∫ρ ẋ dV = m ṗ + Ȧ (m c̄).
