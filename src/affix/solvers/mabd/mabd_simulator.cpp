@@ -56,7 +56,7 @@ void check_dual_solver(const Model& model, DualSolverKind kind) {
     KktJoint joint;
     joint.body1 = moving[j.body1];
     joint.body2 = j.body2 >= 0 ? moving[j.body2] : -1;
-    joint.residual = CompactVector::Zero(compact_row_count(j.def.type));
+    joint.residual = CompactVector::Zero(compact_row_count(j.def) + max_limit_rows(j.def));
     structure.joints.push_back(joint);
   }
   const JointGraph graph(structure);
