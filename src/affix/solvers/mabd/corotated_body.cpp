@@ -1,5 +1,9 @@
 #include "affix/solvers/mabd/corotated_body.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+
 #include "affix/body/affine_body.hpp"
 #include "affix/math/rotation.hpp"
 
@@ -93,7 +97,58 @@ double elastic_energy(const Vec12& q, const Mat3& R, double volume, const Lame& 
 }
 
 CorotatedFactor::CorotatedFactor(const Mat12& mass, const Mat12& rest_stiffness, double h)
-    : matrix(mass + h * h * rest_stiffness), inverse(Eigen::LLT<Mat12>(matrix).solve(Mat12::Identity())) {}
+    : matrix(mass + h * h * rest_stiffness),
+      inverse(Eigen::LLT<Mat12>(matrix).solve(Mat12::Identity())),
+      twist_response(inverse * twist_basis()),
+      twist_compliance(twist_basis().transpose() * twist_response) {}
+
+const Eigen::Matrix<double, 12, 3>& twist_basis() {
+  static const Eigen::Matrix<double, 12, 3> U = [] {
+    Eigen::Matrix<double, 12, 3> u = Eigen::Matrix<double, 12, 3>::Zero();
+    for (int k = 0; k < 3; ++k) {
+      Vec12 column = Vec12::Zero();
+      set_matrix_part(column, skew(Vec3::Unit(k)) / std::sqrt(2.0));
+      u.col(k) = column;
+    }
+    return u;
+  }();
+  return U;
+}
+
+Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind) {
+  // τ_k = (p_i + p_j)/(s_i + s_j) = (tr P − p_k)/(tr S − s_k) with P = ψ's principal stress as a matrix,
+  // a function of S and so diagonal in S's eigenvectors: Γ/V = (tr(P) I − P)(tr(S) I − S)⁻¹, no
+  // eigendecomposition unless a τ is negative and must be clamped.
+  const Mat3 RtA = R.transpose() * A;
+  const Mat3 S = 0.5 * (RtA + RtA.transpose());
+  const Mat3 I = Mat3::Identity();
+  Mat3 P;
+  if (kind == RotationExtraction::polar) {
+    P = 2.0 * lame.mu * (S - I) + lame.lambda * (S.trace() - 3.0) * I;
+  } else {
+    const Mat3 E = 0.5 * (S * S - I);  // Green's strain in the principal frame of S
+    P = S * (2.0 * lame.mu * E + lame.lambda * E.trace() * I);
+  }
+  const Mat3 product = (P.trace() * I - P) * (S.trace() * I - S).inverse();
+  const Mat3 gamma = 0.5 * volume * (product + product.transpose());
+  Eigen::SelfAdjointEigenSolver<Mat3> eigen;
+  eigen.computeDirect(gamma);
+  if (eigen.eigenvalues().minCoeff() >= 0.0) return gamma;
+  return eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() * eigen.eigenvectors().transpose();
+}
+
+void CoRotation::set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma) {
+  h2_gamma_ = h2_gamma;
+  twisted_ = !h2_gamma.isZero(0.0);
+  gain_ = twisted_ ? Mat3((Mat3::Identity() + h2_gamma * factor.twist_compliance).inverse() * h2_gamma) : Mat3::Zero();
+}
+
+Vec12 CoRotation::solve(const CorotatedFactor& factor, const Vec12& x) const {
+  const Vec12 y = apply_transpose(x);
+  Vec12 z = factor.inverse * y;
+  if (twisted_) z.noalias() -= factor.twist_response * (gain_ * (factor.twist_response.transpose() * y));
+  return apply(z);
+}
 
 CoRotation::CoRotation(const Mat3& A, RotationExtraction kind)
     : R_(kind == RotationExtraction::polar ? polar_factor(A) : orthonormalised(A)) {}
@@ -115,7 +170,8 @@ Vec12 CoRotation::apply_transpose(const Vec12& x) const {
 Mat12 CoRotation::hessian(const CorotatedFactor& factor) const {
   Mat12 Q = Mat12::Zero();
   for (int k = 0; k < 12; ++k) Q.col(k) = apply(Vec12::Unit(k));
-  return Q * factor.matrix * Q.transpose();
+  const Eigen::Matrix<double, 12, 3>& U = twist_basis();
+  return Q * (factor.matrix + U * h2_gamma_ * U.transpose()) * Q.transpose();
 }
 
 }  // namespace affix

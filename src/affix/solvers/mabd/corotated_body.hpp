@@ -22,6 +22,25 @@
 //   scaled to unit length, the second made orthogonal to it and scaled, the third their cross product),
 //   which agrees with the polar factor to first order in the strain, and uses St. Venant–Kirchhoff's stress
 //   P = A (2μE + λ tr(E) I), E = ½(AᵀA − I): the same K₀ at rest and rotation invariant without R.
+//
+// Twist stiffness (not in the paper; why it is needed). Q K₀ Qᵀ is the exact Hessian of Ψ except in the
+// three "twist" directions δA = R ŵ S, where it is 0 (K₀ has no stiffness against rotation) and the true
+// Hessian is not: moving A along a straight line that rotates it stretches a stressed body further, with
+// curvature of the order of the stress × volume, independent of E. In the principal frame S = V diag(s) Vᵀ
+// (Smith et al. 2019, "Analytic eigensystems for isotropic distortion energies") the Hessian of an
+// isotropic ψ(s) has twist eigenvalues τ_k = (p_i + p_j)/(s_i + s_j), p = ∂ψ/∂s, (i, j, k) cyclic, on
+// the eigenvectors U(e_i e_jᵀ − e_j e_iᵀ)Vᵀ/√2, while its flip and scaling modes are those of Q K₀ Qᵀ
+// (for ψ = μ‖s − 1‖² + ½λ(Σ(s − 1))², ψ's Hessian in s is constant and the flips have 2μ). Hence, exactly,
+//   ∇²Ψ = Q (K₀ + U₀ Γ U₀ᵀ) Qᵀ,  Γ = V · V diag(τ) Vᵀ,  U₀ = [vec ê_x, vec ê_y, vec ê_z]/√2 (12×3),
+// V the volume. Γ matters when h²Γ outweighs the body's rotational inertia: a thin link under the
+// tension of a long chain at h = 10⁻² has h²Γ ≈ h² T ℓ about 10³ × m r², and Newton without it steps
+// rotations as if they cost only inertia, which stretches the links more each step until they blow up
+// (the instability Andrews 2017 §3 describes for stiff constraints without geometric stiffness). Compressive
+// twists (τ < 0) are clamped to 0, so H stays positive definite. Since Γ is 3×3, H⁻¹ keeps H₀⁻¹ and adds
+// a rank-3 Woodbury term with the constants Z = H₀⁻¹U₀, W = U₀ᵀZ of each factor:
+//   (H₀ + h²U₀ΓU₀ᵀ)⁻¹ = H₀⁻¹ − Z K Zᵀ,  K = (I + h²Γ W)⁻¹ h²Γ   (3×3 per body and iteration).
+// `normalize` uses St. Venant–Kirchhoff's p_i = s_i(2μE_i + λ ΣE), E_i = ½(s_i² − 1), in the frame
+// sym(RᵀA) of its Gram–Schmidt R, exact to first order in the strain.
 #include <Eigen/Cholesky>
 
 #include "affix/math/types.hpp"
@@ -51,24 +70,37 @@ double elastic_energy(const Vec12& q, const Mat3& R, double volume, const Lame& 
 struct CorotatedFactor {
   Mat12 matrix;
   Mat12 inverse;
+  Eigen::Matrix<double, 12, 3> twist_response;  ///< Z = H₀⁻¹U₀ (header)
+  Mat3 twist_compliance;                        ///< W = U₀ᵀ H₀⁻¹ U₀
   CorotatedFactor(const Mat12& mass, const Mat12& rest_stiffness, double h);
 };
+
+/// U₀: the twist directions in the body frame, unit vectors vec(ê_k)/√2 (header).
+const Eigen::Matrix<double, 12, 3>& twist_basis();
+
+/// Γ of the header: the body's twist stiffness at A with rotation R, in body axial coordinates, ≥ 0.
+Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind);
 
 /// A body's co-rotation at one Newton iterate: Q of the header, applied without forming it.
 class CoRotation {
  public:
   CoRotation(const Mat3& A, RotationExtraction kind);
   const Mat3& rotation() const { return R_; }  ///< the polar factor, or A orthonormalised
+  /// Adds h²Γ (twist_stiffness × h²) to the Newton matrix: H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ (header).
+  void set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma);
   /// Q x and Qᵀ x for a 12-vector or a 12×k block (columns).
   Vec12 apply(const Vec12& x) const;
   Vec12 apply_transpose(const Vec12& x) const;
-  /// H⁻¹ x = Q H₀⁻¹ Qᵀ x (He 2026 Alg. 1).
-  Vec12 solve(const CorotatedFactor& factor, const Vec12& x) const { return apply(factor.inverse * apply_transpose(x)); }
-  /// H = Q H₀ Qᵀ in full (for structured solvers that accumulate articulated matrices).
+  /// H⁻¹ x = Q (H₀⁻¹ − Z K Zᵀ) Qᵀ x (He 2026 Alg. 1, with the twist term of the header).
+  Vec12 solve(const CorotatedFactor& factor, const Vec12& x) const;
+  /// H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ in full (for structured solvers that accumulate articulated matrices).
   Mat12 hessian(const CorotatedFactor& factor) const;
 
  private:
   Mat3 R_;
+  Mat3 h2_gamma_ = Mat3::Zero();  // h²Γ
+  Mat3 gain_ = Mat3::Zero();      // K = (I + h²Γ W)⁻¹ h²Γ
+  bool twisted_ = false;          // whether h²Γ ≠ 0
 };
 
 }  // namespace affix

@@ -153,6 +153,8 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
   for (int i : moving_bodies_) {
     const AffineBody& b = bodies_[i];
     KktBody body{&factors_[factor_of_[i]], CoRotation(state_matrix(q[i]), settings_.rotation), Vec12::Zero()};
+    body.rotation.set_twist(*body.factor, h2 * twist_stiffness(state_matrix(q[i]), body.rotation.rotation(), b.volume,
+                                                               lame_[i], settings_.rotation));
     // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header)
     body.gradient = b.mass_matrix * (q[i] - q_tilde[i]) +
                     h2 * (elastic_gradient(q[i], body.rotation.rotation(), b.volume, lame_[i], settings_.rotation) -
