@@ -1,9 +1,10 @@
-// The structured dual solvers of M-ABD (He 2026 §5.2–5.3: block Thomas for chains, ABD-ABA for trees)
-// and the joint-graph classification that picks them, against the direct sparse Cholesky of the whole
-// dual matrix (dual_direct.hpp) on the same random KKT systems: chains with and without joints to the
-// world at their ends, random trees with world joints on some bodies, a ring and a grid (the direct
-// solver's cases), all of them in one system, and redundant rows (the regularised solve) against a
-// dense least-squares KKT solve. Bodies and joints are numbered in a random order and joints face a
+// The structured dual solvers of M-ABD (He 2026 §5.2–5.5: block Thomas for chains, ABD-ABA for trees,
+// the loop Schur complement for loops, Gauss–Seidel for graphs) and the joint-graph classification that
+// picks them, against the direct sparse Cholesky of the whole dual matrix (dual_direct.hpp) on the same
+// random KKT systems: chains with and without joints to the world at their ends, random trees with
+// world joints on some bodies, rings, loops on trees, a grid, a ball-joint net with pinned corners, all
+// of them in one system, and redundant rows (the regularised solve: a ball inside a hinge, a four-bar
+// loop) against a dense least-squares KKT solve. Bodies and joints are numbered in a random order and joints face a
 // random way, so that the solvers must find the chain order and the tree themselves.
 #include <gtest/gtest.h>
 
@@ -13,8 +14,10 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <cmath>
 #include <random>
 
+#include "affix/body/affine_body.hpp"
 #include "affix/error.hpp"
 #include "affix/solvers/mabd/dual_solver.hpp"
 
@@ -148,21 +151,26 @@ double relative(const VecX& x, const VecX& reference) {
 // The largest differences seen, printed at the end for the record.
 double worst_dq = 0.0, worst_lambda = 0.0, worst_residual = 0.0;
 
+// Gauss–Seidel run to round-off, where a test compares it with the direct solve at kTolerance.
+const GaussSeidelLimits kToRoundOff{1e-14, 100000};
+
 /// Solves with `kind` and checks it against the direct solver and the KKT equations; returns which
 /// solvers the groups went to.
-DualSolver::Counts expect_matches_direct(const KktSystem& system, DualSolverKind kind) {
+DualSolver::Counts expect_matches_direct(const KktSystem& system, DualSolverKind kind,
+                                         double tolerance = kTolerance) {
   DualDirectSolver direct;
   const KktSolution reference = direct.solve(system);
   EXPECT_FALSE(direct.regularised());
   DualSolver solver;
-  const KktSolution solution = solver.solve(system, kind);
+  const KktSolution solution = solver.solve(system, kind, kToRoundOff);
   EXPECT_FALSE(solver.regularised());
   const double dq = relative(stacked(solution.dq), stacked(reference.dq));
   const double lambda = relative(solution.lambda, reference.lambda);
   const double residual = kkt_residual(system, solution);
-  EXPECT_LT(dq, kTolerance) << dual_solver_name(kind);
-  EXPECT_LT(lambda, kTolerance) << dual_solver_name(kind);
-  EXPECT_LT(residual, kTolerance) << dual_solver_name(kind);
+  EXPECT_LT(dq, tolerance) << dual_solver_name(kind);
+  EXPECT_LT(lambda, tolerance) << dual_solver_name(kind);
+  EXPECT_LT(residual, tolerance) << dual_solver_name(kind);
+  if (tolerance > kTolerance) return solver.counts();  // not the structured solvers' record
   worst_dq = std::max(worst_dq, dq), worst_lambda = std::max(worst_lambda, lambda);
   worst_residual = std::max(worst_residual, residual);
   return solver.counts();
@@ -240,18 +248,18 @@ TEST(MabdDualSolvers, TreeRootIsABodyJointToTheWorld) {
   }
 }
 
-TEST(MabdDualSolvers, LoopsAndGraphsGoToTheDirectSolve) {
+TEST(MabdDualSolvers, LoopsGoToTheLoopSolverAndGraphsToTheDirectSolve) {
   for (bool world : {true, false}) {  // without: every body has 2 joints, but they close a ring
     RandomKkt ring(11);
     add_ring(ring, 8, world);
     EXPECT_EQ(kinds(ring.system), Kinds{ComponentKind::loop});
-    EXPECT_EQ(expect_matches_direct(ring.system, DualSolverKind::automatic).direct, 1);
+    EXPECT_EQ(expect_matches_direct(ring.system, DualSolverKind::automatic).loops, 1);
   }
 
   RandomKkt grid(12);
-  add_grid(grid, 5, 4);
+  add_grid(grid, 5, 4);  // 12 cycles: more than kMaxLoopBreakers
   EXPECT_EQ(kinds(grid.system), Kinds{ComponentKind::graph});
-  expect_matches_direct(grid.system, DualSolverKind::automatic);
+  EXPECT_EQ(expect_matches_direct(grid.system, DualSolverKind::automatic).direct, 1);
 }
 
 TEST(MabdDualSolvers, MixedSystemSolvesEachGroupOnItsOwn) {
@@ -267,9 +275,13 @@ TEST(MabdDualSolvers, MixedSystemSolvesEachGroupOnItsOwn) {
   EXPECT_EQ(std::count(found.begin(), found.end(), ComponentKind::loop), 1);
   EXPECT_EQ(std::count(found.begin(), found.end(), ComponentKind::graph), 1);
   EXPECT_EQ(std::count(found.begin(), found.end(), kChain) + std::count(found.begin(), found.end(), kTree), 3);
+  add_grid(kkt, 4, 4);  // 9 cycles
   const DualSolver::Counts counts = expect_matches_direct(kkt.system, DualSolverKind::automatic);
   EXPECT_EQ(counts.chains + counts.trees, 3);
-  EXPECT_EQ(counts.direct, 2);
+  EXPECT_EQ(counts.loops, 2);  // the ring and the 3×3 grid (4 cycles)
+  EXPECT_EQ(counts.direct, 1);
+  const DualSolver::Counts forced = expect_matches_direct(kkt.system, DualSolverKind::gauss_seidel, 1e-8);
+  EXPECT_EQ(forced.gauss_seidel, 6);
 }
 
 TEST(MabdDualSolvers, SmallShapesAreClassified) {
@@ -400,6 +412,210 @@ TEST(MabdDualSolvers, RedundantRowsAreRegularisedLikeTheDirectSolve) {
     EXPECT_LT(relative(dq, x.head(dq.size())), 1e-6) << dual_solver_name(kind);
     EXPECT_LT(kkt_residual(kkt.system, solution), 1e-8) << dual_solver_name(kind);
   }
+}
+
+TEST(MabdDualSolvers, LoopsMatchTheDirectSolve) {
+  // Rings: the spanning tree is a chain (block Thomas), or a tree where a world joint is in the middle.
+  for (int n : {3, 4, 9, 40}) {
+    for (bool world : {true, false}) {
+      RandomKkt kkt(200 + n + world);
+      add_ring(kkt, n, world);
+      ASSERT_EQ(kinds(kkt.system), Kinds{ComponentKind::loop}) << n;
+      EXPECT_EQ(expect_matches_direct(kkt.system, DualSolverKind::loop).loops, 1) << n;
+      EXPECT_EQ(expect_matches_direct(kkt.system, DualSolverKind::automatic).loops, 1) << n;
+    }
+  }
+  RandomKkt parallel(230);  // two bodies, three joints between them and one on the world: 2 cycles
+  const int a = parallel.add_bodies(2);
+  parallel.add_joint(a, a + 1), parallel.add_joint(a, a + 1), parallel.add_joint(a + 1, a, 2);
+  parallel.add_joint(a, -1, 2);
+  ASSERT_EQ(kinds(parallel.system), Kinds{ComponentKind::graph});
+  EXPECT_EQ(expect_matches_direct(parallel.system, DualSolverKind::automatic).loops, 1);
+}
+
+TEST(MabdDualSolvers, LoopsOnATreeMatchTheDirectSolve) {
+  // A random tree closed by 1 to kMaxLoopBreakers extra joints, one of them a self-joint: the spanning
+  // tree goes to ABD-ABA, S has up to 24 rows.
+  for (int loops = 1; loops <= kMaxLoopBreakers; ++loops) {
+    for (unsigned seed = 0; seed < 3; ++seed) {
+      RandomKkt kkt(300 + 10 * loops + seed);
+      add_tree(kkt, 30, 0.1);
+      for (int i = 0; i < loops; ++i) {
+        const int b1 = kkt.pick(30), b2 = i == 0 && seed == 2 ? b1 : kkt.pick(30);
+        kkt.add_joint(b1, b2);
+      }
+      const JointGraph graph(kkt.system);
+      ASSERT_EQ(graph.components().size(), 1u);
+      const JointComponent& component = graph.components()[0];
+      ASSERT_EQ(component.cycles, loops);
+      ASSERT_EQ(component.cut_joints.size(), static_cast<std::size_t>(loops));
+      ASSERT_TRUE(component.spanning_tree_fits);
+      EXPECT_EQ(expect_matches_direct(kkt.system, DualSolverKind::loop).loops, 1) << loops;
+      EXPECT_EQ(expect_matches_direct(kkt.system, DualSolverKind::automatic).loops, 1) << loops;
+    }
+  }
+}
+
+TEST(MabdDualSolvers, TooManyLoopsForTheLoopSolver) {
+  RandomKkt kkt(320);
+  add_tree(kkt, 20, 0.1);
+  for (int i = 0; i <= kMaxLoopBreakers; ++i) kkt.add_joint(i, 19 - i);
+  EXPECT_EQ(expect_matches_direct(kkt.system, DualSolverKind::automatic).direct, 1);
+  try {
+    DualSolver().solve(kkt.system, DualSolverKind::loop);
+    ADD_FAILURE() << "5 loops solved as loops";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"loop\" needs every group of jointed bodies to be a chain, a tree or at "
+                                         "most 4 loops on a chain or a tree, but the group of body 0 has 5 loops"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+/// A four-bar: bodies 0–3 in a ring, body 0 held by a 6-row world joint, each ring joint 4 random rows
+/// and 2 rows that telescope around the loop (joint k: w_k on body k, −w_{k+1} on body k+1, residual
+/// s_k − s_{k+1}), as a planar four-bar of hinges repeats its out-of-plane rows: Gᵀ has a null vector
+/// and r is in D's range.
+void add_four_bar(RandomKkt& kkt, unsigned seed) {
+  const int first = kkt.add_bodies(4);
+  kkt.add_joint(first, -1, 6);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Eigen::Matrix<double, 2, 12>> w(4);
+  std::vector<Eigen::Vector2d> s(4);
+  for (int k = 0; k < 4; ++k) {
+    for (int i = 0; i < w[k].size(); ++i) w[k].data()[i] = u(rng);
+    s[k] = Eigen::Vector2d(u(rng), u(rng)) * 0.1;
+  }
+  for (int k = 0; k < 4; ++k) {
+    kkt.add_joint(first + k, first + (k + 1) % 4, 6);
+    KktJoint& joint = kkt.system.joints.back();
+    const bool forward = joint.body1 == first + k;  // add_joint may swap the sides
+    CompactBlock& on_k = forward ? joint.G1 : joint.G2;
+    CompactBlock& on_next = forward ? joint.G2 : joint.G1;
+    on_k.bottomRows(2) = w[k], on_next.bottomRows(2) = -w[(k + 1) % 4];
+    joint.residual.tail(2) = s[k] - s[(k + 1) % 4];
+  }
+}
+
+TEST(MabdDualSolvers, RedundantLoopIsRegularisedLikeTheDirectSolve) {
+  RandomKkt kkt(330);
+  add_four_bar(kkt, 330);
+  const KktSystem& system = kkt.system;
+  ASSERT_EQ(kinds(system), Kinds{ComponentKind::loop});
+  const auto [K, rhs] = dense_kkt(system);
+  const VecX x = K.completeOrthogonalDecomposition().solve(rhs);
+  DualDirectSolver direct;
+  const KktSolution reference = direct.solve(system);
+  for (DualSolverKind kind : {DualSolverKind::loop, DualSolverKind::gauss_seidel}) {
+    DualSolver solver;
+    const KktSolution solution = solver.solve(system, kind, kToRoundOff);
+    EXPECT_EQ(solver.regularised(), kind == DualSolverKind::loop);  // Gauss–Seidel needs no factor of D
+    const VecX dq = stacked(solution.dq);
+    EXPECT_LT(relative(dq, x.head(dq.size())), 1e-6) << dual_solver_name(kind);
+    EXPECT_LT(relative(dq, stacked(reference.dq)), 1e-6) << dual_solver_name(kind);
+    EXPECT_LT(kkt_residual(system, solution), 1e-8) << dual_solver_name(kind);
+    if (kind == DualSolverKind::loop && direct.regularised())  // the same D + δI: the same λ to O(δ)
+      EXPECT_LT(relative(solution.lambda, reference.lambda), 1e-6);
+  }
+}
+
+/// A w × h net of bodies on a unit grid joined by ball joints at the midpoints between neighbours
+/// (3 rows: J(x̄₁) q₁ − J(x̄₂) q₂, affine_body.hpp), its four corners pinned to the world by balls.
+void add_net(RandomKkt& kkt, int w, int h) {
+  const int first = kkt.add_bodies(w * h);
+  const auto position = [](int i, int w) { return Vec3(i % w, i / w, 0.0); };
+  const auto ball = [&](int b1, int b2, const Vec3& at) {
+    kkt.add_joint(b1, b2, 3);
+    KktJoint& joint = kkt.system.joints.back();
+    if (joint.body1 >= 0) joint.G1 = point_jacobian(at - position(joint.body1 - first, w));
+    if (joint.body2 >= 0) joint.G2 = -point_jacobian(at - position(joint.body2 - first, w));
+    joint.residual *= 0.01;
+  };
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const int b = first + y * w + x;
+      if (x + 1 < w) ball(b, b + 1, Vec3(x + 0.5, y, 0.0));
+      if (y + 1 < h) ball(b, b + w, Vec3(x, y + 0.5, 0.0));
+    }
+  }
+  for (int corner : {0, w - 1, w * (h - 1), w * h - 1})
+    ball(first + corner, -1, position(corner, w) + Vec3(corner % w ? 0.5 : -0.5, corner / w ? 0.5 : -0.5, 0.0));
+}
+
+/// ‖r − Dλ‖/‖r‖ of a solution, through the primal: r − Dλ = C + GΔq with Δq = Δq_free − H⁻¹Gᵀλ.
+double dual_residual(const KktSystem& system, const VecX& lambda) {
+  const std::vector<Vec12> free = system.free_steps();
+  const std::vector<Vec12> dq = primal_steps(system, free, lambda);
+  double residual = 0.0, scale = 0.0;
+  for (const KktJoint& joint : system.joints) {
+    CompactVector e = joint.residual, r = joint.residual;
+    if (joint.body1 >= 0) e += joint.G1 * dq[joint.body1], r += joint.G1 * free[joint.body1];
+    if (joint.body2 >= 0) e += joint.G2 * dq[joint.body2], r += joint.G2 * free[joint.body2];
+    residual += e.squaredNorm(), scale += r.squaredNorm();
+  }
+  return std::sqrt(residual / scale);
+}
+
+TEST(MabdDualSolvers, GaussSeidelSolvesANetToItsTolerance) {
+  RandomKkt kkt(400);
+  add_net(kkt, 8, 6);
+  ASSERT_EQ(kinds(kkt.system), Kinds{ComponentKind::graph});
+  const KktSolution reference = DualDirectSolver().solve(kkt.system);
+  double previous_error = 1.0;
+  for (double tolerance : {1e-3, 1e-6, 1e-9, 1e-12}) {
+    DualSolver solver;
+    const KktSolution solution = solver.solve(kkt.system, DualSolverKind::gauss_seidel, {tolerance, 100000});
+    EXPECT_EQ(solver.counts().gauss_seidel, 1);
+    const GaussSeidelReport& report = solver.gauss_seidel();
+    EXPECT_TRUE(report.converged) << tolerance;
+    EXPECT_GT(report.sweeps, 0);
+    EXPECT_LE(report.residual, tolerance);
+    const double residual = dual_residual(kkt.system, solution.lambda);  // measured independently
+    EXPECT_LE(residual, tolerance);
+    EXPECT_NEAR(residual, report.residual, 1e-3 * tolerance);
+    // Converges to the direct answer as the tolerance shrinks.
+    const double error = relative(solution.lambda, reference.lambda);
+    EXPECT_LT(error, previous_error) << tolerance;
+    previous_error = error;
+    std::cout << "net 8×6, Gauss–Seidel to " << tolerance << ": " << report.sweeps
+              << " sweeps, relative λ difference from the direct solve " << error << "\n";
+  }
+  EXPECT_LT(previous_error, 1e-8);
+  EXPECT_LT(relative(stacked(primal_steps(kkt.system, kkt.system.free_steps(), reference.lambda)),
+                     stacked(reference.dq)), kTolerance);
+}
+
+TEST(MabdDualSolvers, GaussSeidelStartsFromTheLastStepsLambda) {
+  RandomKkt kkt(410);
+  add_net(kkt, 6, 6);
+  DualSolver solver;
+  const GaussSeidelLimits limits{1e-8, 100000};
+  solver.solve(kkt.system, DualSolverKind::gauss_seidel, limits);
+  const int cold = solver.gauss_seidel().sweeps;
+  EXPECT_GT(cold, 2);
+  solver.solve(kkt.system, DualSolverKind::gauss_seidel, limits);  // the same system: already solved
+  EXPECT_EQ(solver.gauss_seidel().sweeps, 0);
+  kkt.system.joints[5].residual *= 1.01;  // a nearby system: fewer sweeps than from 0
+  solver.solve(kkt.system, DualSolverKind::gauss_seidel, limits);
+  EXPECT_LT(solver.gauss_seidel().sweeps, cold);
+  EXPECT_TRUE(solver.gauss_seidel().converged);
+
+  // The cap: one sweep is not enough, and says so.
+  DualSolver capped;
+  const KktSolution solution = capped.solve(kkt.system, DualSolverKind::gauss_seidel, {1e-8, 1});
+  EXPECT_EQ(capped.gauss_seidel().sweeps, 1);
+  EXPECT_FALSE(capped.gauss_seidel().converged);
+  EXPECT_GT(capped.gauss_seidel().residual, 1e-8);
+  EXPECT_NEAR(dual_residual(kkt.system, solution.lambda), capped.gauss_seidel().residual, 1e-12);
+}
+
+TEST(MabdDualSolvers, GaussSeidelOnChainsAndTreesMatchesTheDirectSolve) {
+  RandomKkt kkt(420);
+  add_chain(kkt, 15, true, false);
+  add_tree(kkt, 15, 0.2);
+  add_ring(kkt, 7);
+  EXPECT_EQ(expect_matches_direct(kkt.system, DualSolverKind::gauss_seidel, 1e-8).gauss_seidel, 3);
 }
 
 TEST(MabdDualSolvers, LongChainSolves) {

@@ -32,18 +32,31 @@ double largest_dual_diagonal(const KktSystem& system) {
 /// Why a group is not what `kind` needs, for the InputError.
 std::string not_structured(const JointComponent& component, DualSolverKind kind) {
   std::string why;
+  const std::string body = "body " + std::to_string(component.bodies.front());
   if (kind == DualSolverKind::chain) {
     why = component.busy_body >= 0
               ? "body " + std::to_string(component.busy_body) + " is moved by more than 2 joints"
               : "joint " + std::to_string(component.cycle_joint) + " closes a loop";
-  } else if (component.cycle_joint >= 0) {
+  } else if (kind == DualSolverKind::loop && component.cycles > kMaxLoopBreakers) {
+    why = "the group of " + body + " has " + std::to_string(component.cycles) + " loops";
+  } else if (kind == DualSolverKind::tree && component.cycle_joint >= 0) {
     why = "joint " + std::to_string(component.cycle_joint) + " closes a loop";
   } else {
     why = "body " + std::to_string(component.overfull_body) +
           " has more than 12 rows in its parent and unary joints (redundant rows)";
   }
-  return std::string("\"") + dual_solver_name(kind) + "\" needs every group of jointed bodies to be a " +
-         dual_solver_name(kind) + ", but " + why;
+  const std::string needs = kind == DualSolverKind::loop
+                                ? "a chain, a tree or at most " + std::to_string(kMaxLoopBreakers) +
+                                      " loops on a chain or a tree"
+                                : std::string("a ") + dual_solver_name(kind);
+  return std::string("\"") + dual_solver_name(kind) + "\" needs every group of jointed bodies to be " + needs +
+         ", but " + why;
+}
+
+int dual_rows(const KktSystem& system, const JointComponent& component) {
+  int rows = 0;
+  for (int j : component.joints) rows += system.joints[j].rows();
+  return rows;
 }
 
 }  // namespace
@@ -54,19 +67,23 @@ const char* dual_solver_name(DualSolverKind kind) {
     case DualSolverKind::direct: return "direct";
     case DualSolverKind::chain: return "chain";
     case DualSolverKind::tree: return "tree";
+    case DualSolverKind::loop: return "loop";
+    case DualSolverKind::gauss_seidel: return "gauss_seidel";
   }
   return "?";
 }
 
 std::optional<DualSolverKind> dual_solver_from_name(std::string_view name) {
   for (DualSolverKind kind : {DualSolverKind::automatic, DualSolverKind::direct, DualSolverKind::chain,
-                              DualSolverKind::tree})
+                              DualSolverKind::tree, DualSolverKind::loop, DualSolverKind::gauss_seidel})
     if (name == dual_solver_name(kind)) return kind;
   return std::nullopt;
 }
 
-DualSolver::Method DualSolver::method(const JointComponent& component, DualSolverKind kind) const {
+DualSolver::Method DualSolver::method(const KktSystem& system, const JointComponent& component,
+                                      DualSolverKind kind) const {
   if (component.joints.empty()) return Method::none;
+  const bool breakable = component.spanning_tree_fits && component.cycles <= kMaxLoopBreakers;
   switch (kind) {
     case DualSolverKind::chain:
       if (!component.is_chain) throw InputError(not_structured(component, kind));
@@ -74,22 +91,37 @@ DualSolver::Method DualSolver::method(const JointComponent& component, DualSolve
     case DualSolverKind::tree:
       if (!component.is_tree) throw InputError(not_structured(component, kind));
       return Method::tree;
+    case DualSolverKind::loop:
+      if (!component.is_chain && !component.is_tree && !breakable) throw InputError(not_structured(component, kind));
+      break;
     case DualSolverKind::direct: return Method::direct;
+    case DualSolverKind::gauss_seidel: return Method::gauss_seidel;
     case DualSolverKind::automatic: break;
   }
-  return component.is_chain ? Method::chain : component.is_tree ? Method::tree : Method::direct;
+  if (component.is_chain) return Method::chain;
+  if (component.is_tree) return Method::tree;
+  if (breakable) return Method::loop;
+  return dual_rows(system, component) <= kMaxDirectGraphRows ? Method::direct : Method::gauss_seidel;
 }
 
-KktSolution DualSolver::solve(const KktSystem& system, DualSolverKind kind) {
-  if (!graph_ || !graph_->describes(system)) graph_.emplace(system), ++classifications_;
-  counts_ = {};
-  for (const JointComponent& component : graph_->components()) {  // throws before any work
-    const Method m = method(component, kind);
-    counts_.chains += m == Method::chain, counts_.trees += m == Method::tree, counts_.direct += m == Method::direct;
+KktSolution DualSolver::solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits) {
+  if (!graph_ || !graph_->describes(system)) {
+    graph_.emplace(system), ++classifications_;
+    loops_.clear(), loops_.resize(graph_->components().size());
+    previous_lambda_.resize(0);
   }
-  if (counts_.chains + counts_.trees == 0) {  // only loops and graphs, or `direct`: no need to split
+  counts_ = {}, report_ = {};
+  methods_.clear();
+  for (const JointComponent& component : graph_->components()) {  // throws before any work
+    const Method m = method(system, component, kind);
+    methods_.push_back(m);
+    counts_.chains += m == Method::chain, counts_.trees += m == Method::tree, counts_.loops += m == Method::loop;
+    counts_.gauss_seidel += m == Method::gauss_seidel, counts_.direct += m == Method::direct;
+  }
+  if (counts_.chains + counts_.trees + counts_.loops + counts_.gauss_seidel == 0) {  // no need to split
     KktSolution solution = direct_.solve(system);
     regularised_ = direct_.regularised();
+    previous_lambda_ = solution.lambda;
     return solution;
   }
 
@@ -102,42 +134,68 @@ KktSolution DualSolver::solve(const KktSystem& system, DualSolverKind kind) {
       for (int b : component.bodies) solution.dq[b] = -system.bodies[b].solve(system.bodies[b].gradient);
 
   regularised_ = false;
-  if (!solve_structured(system, kind, 0.0, solution)) {
+  if (!solve_structured(system, limits, 0.0, solution)) {
     const double shift = kRegularisation * largest_dual_diagonal(system);
     regularised_ = true;
-    if (!(shift > 0.0) || !solve_structured(system, kind, shift, solution))
+    if (!(shift > 0.0) || !solve_structured(system, limits, shift, solution))
       throw SimulationError("the joints' dual matrix G H⁻¹ Gᵀ is not positive semi-definite");
   }
-  solve_direct_part(system, kind, solution);
+  solve_direct_part(system, solution);
+  previous_lambda_ = solution.lambda;
   return solution;
 }
 
-bool DualSolver::solve_structured(const KktSystem& system, DualSolverKind kind, double shift,
+bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimits& limits, double shift,
                                   KktSolution& solution) {
-  // The chains' blocks and responses come from the dual matrix, their right-hand sides from Δq_free.
+  // The chains' and Gauss–Seidel's blocks and responses come from the dual matrix, their right-hand
+  // sides from Δq_free.
+  const std::vector<JointComponent>& components = graph_->components();
   std::optional<DualMatrix> dual;
   free_.resize(system.bodies.size());
-  for (const JointComponent& component : graph_->components()) {
-    if (method(component, kind) != Method::chain) continue;
+  for (std::size_t c = 0; c < components.size(); ++c) {
+    if (methods_[c] != Method::chain && methods_[c] != Method::gauss_seidel) continue;
     if (!dual) dual.emplace(system);
-    for (int b : component.bodies) free_[b] = -system.bodies[b].solve(system.bodies[b].gradient);
+    for (int b : components[c].bodies) free_[b] = -system.bodies[b].solve(system.bodies[b].gradient);
   }
-  for (const JointComponent& component : graph_->components()) {
-    const Method m = method(component, kind);
-    if (m == Method::chain && !thomas_.solve(*dual, component.joints, offsets_, free_, shift, solution))
-      return false;
-    if (m == Method::tree && !aba_.solve(system, *graph_, component, offsets_, shift, solution)) return false;
+  report_ = {};
+  const VecX* warm = previous_lambda_.size() == solution.lambda.size() ? &previous_lambda_ : nullptr;
+  for (std::size_t c = 0; c < components.size(); ++c) {
+    const JointComponent& component = components[c];
+    switch (methods_[c]) {
+      case Method::chain:
+        if (!thomas_.solve(*dual, component.joints, offsets_, free_, shift, solution)) return false;
+        break;
+      case Method::tree:
+        if (!aba_.solve(system, *graph_, component, offsets_, shift, solution)) return false;
+        break;
+      case Method::loop:
+        if (!loops_[c]) loops_[c] = std::make_unique<LoopSchur>(system, component);
+        if (!loops_[c]->solve(system, offsets_, shift, solution)) return false;
+        break;
+      case Method::gauss_seidel: {
+        if (!gauss_seidel_.solve(*dual, component.joints, offsets_, free_, shift, limits, warm, solution))
+          return false;
+        const GaussSeidelReport& r = gauss_seidel_.report();
+        report_.sweeps = std::max(report_.sweeps, r.sweeps);
+        report_.residual = std::max(report_.residual, r.residual);
+        report_.converged = report_.converged && r.converged;
+        break;
+      }
+      case Method::none:
+      case Method::direct: break;
+    }
   }
   return true;
 }
 
-void DualSolver::solve_direct_part(const KktSystem& system, DualSolverKind kind, KktSolution& solution) {
+void DualSolver::solve_direct_part(const KktSystem& system, KktSolution& solution) {
   // The loops and graphs as one smaller system for the direct solver.
   std::vector<int> local(system.bodies.size(), -1), bodies, joints;
-  for (const JointComponent& component : graph_->components()) {
-    if (method(component, kind) != Method::direct) continue;
-    for (int b : component.bodies) local[b] = static_cast<int>(bodies.size()), bodies.push_back(b);
-    joints.insert(joints.end(), component.joints.begin(), component.joints.end());
+  const std::vector<JointComponent>& components = graph_->components();
+  for (std::size_t c = 0; c < components.size(); ++c) {
+    if (methods_[c] != Method::direct) continue;
+    for (int b : components[c].bodies) local[b] = static_cast<int>(bodies.size()), bodies.push_back(b);
+    joints.insert(joints.end(), components[c].joints.begin(), components[c].joints.end());
   }
   if (joints.empty()) return;
   std::sort(joints.begin(), joints.end());

@@ -1,42 +1,60 @@
 #pragma once
 // One entry point for the dual-space KKT solve (He 2026 §5), choosing a solver per connected group of
 // bodies from the joint graph (joint_graph.hpp):
-//   automatic  block Thomas for chains (§5.2), ABD-ABA for trees (§5.3), the direct sparse Cholesky
-//              for loops and graphs (§5.4–5.5: the paper's loop Schur complement and graph Gauss-Seidel
-//              are not implemented), all loops and graphs solved together as one direct system;
-//   direct     the direct solver on the whole system (the reference);
-//   chain      block Thomas for every group: an InputError unless each is a chain;
-//   tree       ABD-ABA for every group: an InputError unless each is a tree.
+//   automatic     block Thomas for chains (§5.2), ABD-ABA for trees (§5.3), the loop Schur complement
+//                 over the chain or tree solve (§5.4, loop_schur.hpp) for groups with at most
+//                 kMaxLoopBreakers cycles whose spanning tree ABD-ABA takes, and for the rest (graphs,
+//                 §5.5) the direct sparse Cholesky up to kMaxDirectGraphRows rows of D per group,
+//                 Gauss–Seidel (dual_gauss_seidel.hpp) beyond, where a factorisation is "prohibitive";
+//                 the direct groups are solved together as one direct system;
+//   direct        the direct solver on the whole system (the reference);
+//   chain         block Thomas for every group: an InputError unless each is a chain;
+//   tree          ABD-ABA for every group: an InputError unless each is a tree;
+//   loop          chains and trees as automatic, the loop Schur complement for the rest: an InputError
+//                 unless each has at most kMaxLoopBreakers cycles and a spanning tree ABD-ABA takes;
+//   gauss_seidel  Gauss–Seidel for every group with joints (any structure), to the given limits.
 // Bodies without joints take Δq_free. A joint with no moving body on either side has G = 0: it moves
 // nothing and takes λ = 0 (the direct solver, given the whole system, regularises it to λ = r/δ
 // instead). The classification is kept while the system's bodies and joints
-// (their sides and row counts) are unchanged: the joint graph does not change during a run.
+// (their sides and row counts) are unchanged: the joint graph does not change during a run; so is the
+// last λ, Gauss–Seidel's warm start.
 //
-// Redundant rows (D singular, dual_direct.hpp): when a chain's or a tree's solve meets a pivot that is
-// not positive definite, every structured group is solved again on D + δI with the direct solver's δ
-// (10⁻¹⁰ of D's largest diagonal entry), so all solvers pick the same λ to O(δ).
+// Redundant rows (D singular, dual_direct.hpp): when a chain's, a tree's or a loop's solve meets a pivot
+// that is not positive definite, every structured group is solved again on D + δI with the direct
+// solver's δ (10⁻¹⁰ of D's largest diagonal entry), so all solvers pick the same λ to O(δ).
+#include <memory>
 #include <optional>
 #include <string_view>
 
 #include "affix/solvers/mabd/abd_aba.hpp"
 #include "affix/solvers/mabd/block_thomas.hpp"
 #include "affix/solvers/mabd/dual_direct.hpp"
+#include "affix/solvers/mabd/dual_gauss_seidel.hpp"
 #include "affix/solvers/mabd/joint_graph.hpp"
+#include "affix/solvers/mabd/loop_schur.hpp"
 
 namespace affix {
 
-enum class DualSolverKind { automatic, direct, chain, tree };
+enum class DualSolverKind { automatic, direct, chain, tree, loop, gauss_seidel };
 
-/// "automatic", "direct", "chain", "tree".
+/// The most cycles a group may have for the loop Schur complement: S has up to 6 rows per cycle, and
+/// each row costs one chain or tree solve (loop_schur.hpp).
+constexpr int kMaxLoopBreakers = 4;
+/// The largest group (rows of D) that `automatic` gives the direct solver when it is not a chain, a
+/// tree or a loop; Gauss–Seidel beyond.
+constexpr int kMaxDirectGraphRows = 1'000'000;
+
+/// "automatic", "direct", "chain", "tree", "loop", "gauss_seidel".
 const char* dual_solver_name(DualSolverKind kind);
 std::optional<DualSolverKind> dual_solver_from_name(std::string_view name);
 
 class DualSolver {
  public:
-  /// Solves the system with `kind` (header). Throws InputError when `kind` is chain or tree and the
-  /// joint graph has a group that is not one (the message says which body or joint), SimulationError
-  /// when D is not positive semi-definite even regularised.
-  KktSolution solve(const KktSystem& system, DualSolverKind kind);
+  /// Solves the system with `kind` (header); `limits` for the groups given to Gauss–Seidel. Throws
+  /// InputError when `kind` is chain, tree or loop and the joint graph has a group that does not fit
+  /// (the message says which body or joint), SimulationError when D is not positive semi-definite even
+  /// regularised.
+  KktSolution solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits = {});
 
   /// The classification of the last solve's system (null before the first).
   const JointGraph* graph() const { return graph_ ? &*graph_ : nullptr; }
@@ -46,23 +64,31 @@ class DualSolver {
   bool regularised() const { return regularised_; }
   /// How many groups of jointed bodies the last solve gave to each solver.
   struct Counts {
-    int chains = 0, trees = 0, direct = 0;
+    int chains = 0, trees = 0, loops = 0, gauss_seidel = 0, direct = 0;
   };
   const Counts& counts() const { return counts_; }
+  /// The last solve's Gauss–Seidel groups: the most sweeps, the worst residual, whether all converged.
+  const GaussSeidelReport& gauss_seidel() const { return report_; }
 
  private:
-  enum class Method { none, chain, tree, direct };
-  Method method(const JointComponent& component, DualSolverKind kind) const;
-  bool solve_structured(const KktSystem& system, DualSolverKind kind, double shift, KktSolution& solution);
-  void solve_direct_part(const KktSystem& system, DualSolverKind kind, KktSolution& solution);
+  enum class Method { none, chain, tree, loop, gauss_seidel, direct };
+  Method method(const KktSystem& system, const JointComponent& component, DualSolverKind kind) const;
+  bool solve_structured(const KktSystem& system, const GaussSeidelLimits& limits, double shift,
+                        KktSolution& solution);
+  void solve_direct_part(const KktSystem& system, KktSolution& solution);
 
   std::optional<JointGraph> graph_;
   int classifications_ = 0;
   bool regularised_ = false;
   Counts counts_;
+  GaussSeidelReport report_;
   DualDirectSolver direct_;
   BlockThomas thomas_;
   AbdAba aba_;
+  DualGaussSeidel gauss_seidel_;
+  std::vector<std::unique_ptr<LoopSchur>> loops_;  // per component, made on its first loop solve
+  VecX previous_lambda_;                           // the last solve's λ, while the graph is unchanged
+  std::vector<Method> methods_;  // per component, for the current solve
   std::vector<int> offsets_;
   std::vector<Vec12> free_;
 };

@@ -61,6 +61,7 @@ JointGraph::JointGraph(const KktSystem& system)
   for (int j = 0; j < joint_count; ++j) {
     const KktJoint& joint = system.joints[j];
     sides_.push_back({joint.body1, joint.body2, joint.rows()});
+    cut_.push_back(0);
     if (joint.body1 < 0 && joint.body2 < 0) detached_.push_back(j);
     if (joint.body1 >= 0) joints_of_body_[joint.body1].push_back(j);
     if (joint.body2 >= 0 && joint.body2 != joint.body1) joints_of_body_[joint.body2].push_back(j);
@@ -108,6 +109,7 @@ void JointGraph::classify(const KktSystem& system, JointComponent& component) {
     if (!sets.join(joint.body1, joint.body2)) {        // a self-joint, or parallel/closing joints
       ++component.cycles;
       if (component.cycle_joint < 0) component.cycle_joint = j;
+      component.cut_joints.push_back(j), cut_[j] = 1;
     }
   }
   for (int b : component.bodies) {
@@ -117,7 +119,7 @@ void JointGraph::classify(const KktSystem& system, JointComponent& component) {
     }
   }
   if (component.busy_body < 0) find_chain_order(component);
-  if (component.cycles == 0) root_tree(system, component);
+  root_tree(system, component);  // the tree, or the spanning tree of the loops' cut joints
 }
 
 void JointGraph::find_chain_order(JointComponent& component) const {
@@ -171,7 +173,8 @@ void JointGraph::root_tree(const KktSystem& system, JointComponent& component) {
     const int b = order[head];
     for (int j : joints_of_body_[b]) {
       const int child = other_body(system.joints[j], b);
-      if (child < 0 || child == parent_[b]) continue;  // unary, or the joint back up (no parallel ones)
+      // Unary, cut (header), or the joint back up: with the cut joints out there are no parallel ones.
+      if (child < 0 || cut_[j] || child == parent_[b]) continue;
       parent_[child] = b, parent_joint_[child] = j;
       order.push_back(child);
     }
@@ -184,7 +187,8 @@ void JointGraph::root_tree(const KktSystem& system, JointComponent& component) {
       return;
     }
   }
-  component.is_tree = true;
+  component.is_tree = component.cycles == 0;
+  component.spanning_tree_fits = component.cycles > 0;
 }
 
 }  // namespace affix

@@ -17,7 +17,14 @@
 //   loop     (§5.4) a single cycle of binary joints;
 //   graph    (§5.5) several cycles, or a tree whose elimination rows exceed 12 on some body.
 // A component can be both a chain and a tree (a path of bodies with unary joints at most at its ends);
-// kind() prefers chain, the cheaper solve. Loops and graphs go to the direct solver.
+// kind() prefers chain, the cheaper solve.
+//
+// Loop breakers (§5.4). A component with cycles is a spanning tree of its binary joints plus the joints
+// that close its cycles: union-find over the joints in ascending order keeps a joint that joins two
+// sets and cuts one that does not (a self-joint, a parallel joint, a joint closing a ring), so there are
+// exactly `cycles` cut joints. The spanning tree keeps every unary joint and is rooted like a tree;
+// `spanning_tree_fits` says ABD-ABA can take it (no body over 12 rows), so that the loop solver
+// (loop_schur.hpp) can solve it and close the cut joints by a Schur complement.
 #include <vector>
 
 #include "affix/solvers/mabd/kkt_system.hpp"
@@ -33,7 +40,11 @@ struct JointComponent {
   bool is_chain = false;
   bool is_tree = false;
   int cycles = 0;  ///< independent cycles of binary joints (edges − bodies + 1), self-joints included
-  /// Trees: the root (a body with the most unary rows, i.e. attached to the world, where there is one)
+  /// The joints that close the cycles (header, loop breakers), ascending: `cycles` of them.
+  std::vector<int> cut_joints;
+  /// Components with cycles: whether the spanning tree without the cut joints is one ABD-ABA can take.
+  bool spanning_tree_fits = false;
+  /// Trees and the spanning trees of components with cycles: the root (a body with the most unary rows, i.e. attached to the world, where there is one)
   /// and the bodies children before parents, the root last.
   int root = -1;
   std::vector<int> leaves_first;
@@ -56,7 +67,8 @@ class JointGraph {
   /// Joints without a moving body on either side (they belong to no component).
   const std::vector<int>& detached_joints() const { return detached_; }
 
-  /// Trees: a body's parent (−1 at a root), the joint to it, and the body's unary joints (ascending).
+  /// Trees (and the spanning trees of components with cycles): a body's parent (−1 at a root), the joint
+  /// to it, and the body's unary joints (ascending).
   int parent(int body) const { return parent_[body]; }
   int parent_joint(int body) const { return parent_joint_[body]; }
   const std::vector<int>& unary_joints(int body) const { return unary_[body]; }
@@ -72,6 +84,7 @@ class JointGraph {
 
   int body_count_ = 0;
   std::vector<JointSides> sides_;
+  std::vector<char> cut_;  // per joint: closes a cycle (header, loop breakers)
   std::vector<std::vector<int>> joints_of_body_;  // each joint once per body, ascending
   std::vector<std::vector<int>> unary_;
   std::vector<int> parent_, parent_joint_;
