@@ -152,7 +152,8 @@ TEST_F(WritersTest, StatsHeaderStartsWithTheContractColumnsThenTheDiagnostics) {
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0],
             "step,time,iterations,residual,min_distance,active_contacts,max_joint_error,kinetic_energy,"
-            "potential_energy,wall_ms,hit_iteration_cap,line_search_evaluations,barrier_stiffness,warnings");
+            "potential_energy,wall_ms,hit_iteration_cap,line_search_evaluations,barrier_stiffness,warnings,"
+            "max_penetration");
 }
 
 TEST_F(WritersTest, StatsRowFollowsTheHeaderAndWritesInfForNothingNear) {
@@ -171,11 +172,12 @@ TEST_F(WritersTest, StatsRowFollowsTheHeaderAndWritesInfForNothingNear) {
   s.line_search_evaluations = 11;
   s.barrier_stiffness = 1e4;
   s.warnings = 1;
+  s.max_penetration = 0.5;
   { StatsWriter writer(dir_ / "stats.csv"); writer.write_step(s); }
   const auto lines = read_lines(dir_ / "stats.csv");
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[1], "3,0.029999999999999999,7,1.0000000000000001e-05,inf,2,0.25,1.5,-9.8100000000000005,"
-                      "0.125,1,11,10000,1");
+                      "0.125,1,11,10000,1,0.5");
   EXPECT_EQ(split(lines[1]).size(), split(lines[0]).size());
 }
 

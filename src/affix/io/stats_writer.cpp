@@ -38,6 +38,7 @@ void StatsWriter::write_step(const StepStats& s) {
   append_field(row, s.line_search_evaluations);
   append_field(row, s.barrier_stiffness);
   append_field(row, s.warnings);
+  append_field(row, s.max_penetration);
   row += '\n';
   file_.write(row);
 }

@@ -3,7 +3,7 @@
 //   step,time,iterations,residual,min_distance,active_contacts,max_joint_error,kinetic_energy,
 //   potential_energy,wall_ms
 // and the solver diagnostics of StepStats follow:
-//   hit_iteration_cap (0 or 1),line_search_evaluations,barrier_stiffness,warnings
+//   hit_iteration_cap (0 or 1),line_search_evaluations,barrier_stiffness,warnings,max_penetration
 // min_distance is `inf` when nothing is near. Every number round-trips (number_format.hpp).
 #include <filesystem>
 #include <string_view>
@@ -17,7 +17,8 @@ class StatsWriter {
  public:
   static constexpr std::string_view kHeader =
       "step,time,iterations,residual,min_distance,active_contacts,max_joint_error,kinetic_energy,"
-      "potential_energy,wall_ms,hit_iteration_cap,line_search_evaluations,barrier_stiffness,warnings";
+      "potential_energy,wall_ms,hit_iteration_cap,line_search_evaluations,barrier_stiffness,warnings,"
+      "max_penetration";
 
   /// Creates the file and writes the header.
   explicit StatsWriter(const std::filesystem::path& path);

@@ -18,6 +18,7 @@ struct StepStats {
   int line_search_evaluations = 0;
   double barrier_stiffness = 0.0;  ///< κ used in this step (0 when no contact model)
   int warnings = 0;              ///< counted numerical events in this step (see solver docs)
+  double max_penetration = 0.0;  ///< deepest contact penetration at the end of the step (m); 0 for ipc
 };
 
 }  // namespace affix

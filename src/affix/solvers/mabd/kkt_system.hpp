@@ -23,8 +23,16 @@ struct KktBody {
   CoRotation rotation;                      ///< Q at the current iterate: H = Q H₀ Qᵀ
   Vec12 gradient = Vec12::Zero();           ///< g
 
-  Vec12 solve(const Vec12& x) const { return rotation.solve(*factor, x); }  ///< H⁻¹ x
-  Mat12 hessian() const { return rotation.hessian(*factor); }               ///< H in full
+  /// A body in penalty contact (penalty_contact.hpp): H = Q H₀ Qᵀ + h²∇²E is no longer a rotated
+  /// constant, so it is factorised densely for this iteration (12×12 LLT) and used instead.
+  struct Dense {
+    Mat12 matrix;
+    Eigen::LLT<Mat12> factor;
+  };
+  const Dense* dense = nullptr;
+
+  Vec12 solve(const Vec12& x) const { return dense ? Vec12(dense->factor.solve(x)) : rotation.solve(*factor, x); }  ///< H⁻¹ x
+  Mat12 hessian() const { return dense ? dense->matrix : rotation.hessian(*factor); }  ///< H in full
 };
 
 /// A joint's rows on its (at most two) moving bodies. A side on the world or on a fixed or kinematic

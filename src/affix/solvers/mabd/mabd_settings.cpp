@@ -25,7 +25,8 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices, co
 
 MabdSettings read_mabd(const JsonReader& value) {
   const ObjectReader obj(value,
-                         {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "rotation", "dual_solver"});
+                         {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "rotation", "dual_solver",
+                          "contact_stiffness", "contact_thickness"});
   MabdSettings s;
   if (auto v = obj.find("youngs_modulus")) s.youngs_modulus = v->positive();
   if (auto v = obj.find("poisson_ratio")) {
@@ -36,6 +37,8 @@ MabdSettings read_mabd(const JsonReader& value) {
   if (auto v = obj.find("tolerance")) s.tolerance = v->positive();
   if (auto v = obj.find("rotation")) s.rotation = read_choice(*v, kRotations, to_string);
   if (auto v = obj.find("dual_solver")) s.dual_solver = read_choice(*v, kDualSolvers, dual_solver_name);
+  if (auto v = obj.find("contact_stiffness")) s.contact_stiffness = v->positive();
+  if (auto v = obj.find("contact_thickness")) s.contact_thickness = v->positive();
   return s;
 }
 

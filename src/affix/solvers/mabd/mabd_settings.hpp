@@ -21,6 +21,9 @@ struct MabdSettings {
   double tolerance = 1e-4;          ///< stop early when max (‖Δp‖∞ + r‖ΔA‖∞)/(h·L) is below this (1/s)
   RotationExtraction rotation = RotationExtraction::polar;
   DualSolverKind dual_solver = DualSolverKind::automatic;  ///< picked from the joint graph, or forced
+  /// Penalty stiffness k (N/m) of every contact; absent: 100 m / h² (penalty_contact.hpp).
+  std::optional<double> contact_stiffness;
+  double contact_thickness = 1e-3;  ///< ξ (m): body–body contacts act within this distance
 
   friend bool operator==(const MabdSettings&, const MabdSettings&) = default;
 };

@@ -25,8 +25,6 @@ void refuse_unsupported(const Model& model) {
   const SolverCapabilities caps = MabdSimulator::capabilities();
   if (model.settings.integrator != Integrator::implicit_euler)
     throw InputError(file + "settings.integrator: the mabd solver integrates with \"implicit_euler\" only");
-  if (model.ground)
-    throw InputError(file + "ground: the mabd solver has no contact yet; remove the ground or use the ipc solver");
   for (std::size_t k = 0; k < model.joints.size(); ++k) {
     const JointDef& j = model.joints[k].def;
     const std::string path = "joints[" + std::to_string(k) + "]";
@@ -102,6 +100,7 @@ void MabdSimulator::check_model(const Model& model) {
 SolverCapabilities MabdSimulator::capabilities() {
   SolverCapabilities c;
   c.prescribed_motion = true;
+  c.ground_contact = c.body_contact = true;  // by penalty: not intersection-free (penalty_contact.hpp)
   c.joint_gap = 1e-5;
   c.joints = {JointType::ball, JointType::hinge, JointType::universal, JointType::prismatic, JointType::fixed,
               JointType::cone_twist};
@@ -143,6 +142,9 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
   force_points_ = force_rest_points(model_->forces, bodies_);
   scene_size_ = scene_size(bodies_);
   system_.bodies.reserve(moving_bodies_.size());
+  contact_ = std::make_unique<PenaltyContact>(bodies_, model_->ground, settings_.contact_thickness,
+                                              settings_.contact_stiffness, h);
+  dense_.resize(moving_bodies_.size());  // never resized again: KktBody::dense points into it
   system_.joints.resize(active_joints_.size());
 }
 
@@ -161,6 +163,7 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
                           loads[i]);
     system_.bodies.push_back(std::move(body));
   }
+  add_penalty_contact(q);
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const int k = active_joints_[s];
     const ModelJoint& j = model_->joints[k];
@@ -190,7 +193,11 @@ StepStats MabdSimulator::step() {
 
   StepStats stats;
   stats.residual = std::numeric_limits<double>::infinity();
-  for (int it = 0; it < settings_.iterations; ++it) {
+  int contact_passes = 0;  // more while a penalty contact appears that the last one did not see
+  const auto contact_pass = [&] {
+    return contact_passes < kMaxContactPasses && contact_->sees_new_contacts(q) && ++contact_passes > 0;
+  };
+  for (int it = 0;; ++it) {
     build_system(q, q_tilde, loads);
     const KktSolution solution = dual_solver_.solve(system_, settings_.dual_solver);
     // The scaled step of ipc's stopping test: a bound on every vertex's velocity change, relative to L.
@@ -204,7 +211,8 @@ StepStats MabdSimulator::step() {
     }
     ++stats.iterations;
     stats.residual = largest / (h * scene_size_);
-    if (stats.residual < settings_.tolerance) break;
+    const bool converged = it + 1 >= settings_.iterations || stats.residual < settings_.tolerance;
+    if (converged && !contact_pass()) break;
   }
   stats.hit_iteration_cap = settings_.iterations > 1 && !(stats.residual < settings_.tolerance);
   check_finite(q);
@@ -217,7 +225,11 @@ StepStats MabdSimulator::step() {
 
   stats.step = step_;
   stats.time = time();
-  stats.min_distance = std::numeric_limits<double>::infinity();
+  const PenaltyContact::Proximity contact = contact_->evaluate(q_);
+  stats.min_distance = contact.min_distance;
+  stats.active_contacts = contact.active;
+  stats.max_penetration = contact.max_penetration;
+  stats.potential_energy = contact.energy;
   for (std::size_t k = 0; k < model_->joints.size(); ++k) {
     const ModelJoint& j = model_->joints[k];
     const CompactRows rows = compact_rows(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]);
@@ -232,6 +244,22 @@ StepStats MabdSimulator::step() {
   }
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
   return stats;
+}
+
+void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
+  contact_->evaluate(q);
+  const double h2 = model_->settings.dt * model_->settings.dt;
+  for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {
+    const int i = moving_bodies_[m];
+    if (!contact_->touches(i)) continue;
+    KktBody& body = system_.bodies[m];
+    // E joins the incremental potential beside Ψ: g += h²∇E, H += h²∇²E (He 2026 §6, penalty_contact.hpp).
+    body.gradient += h2 * contact_->gradient(i);
+    KktBody::Dense& dense = dense_[m];
+    dense.matrix = body.hessian() + h2 * contact_->hessian(i);
+    dense.factor.compute(dense.matrix);  // SPD: Q H₀ Qᵀ is, and the penalty block is PSD
+    body.dense = &dense;
+  }
 }
 
 void MabdSimulator::check_finite(const std::vector<Vec12>& q) const {

@@ -17,6 +17,7 @@
 #include "affix/solvers/mabd/dual_solver.hpp"
 #include "affix/solvers/mabd/kkt_system.hpp"
 #include "affix/solvers/mabd/mabd_settings.hpp"
+#include "affix/solvers/mabd/penalty_contact.hpp"
 
 namespace affix {
 
@@ -26,7 +27,7 @@ class MabdSimulator final : public Simulator {
   explicit MabdSimulator(std::shared_ptr<const Model> model);
 
   /// Its settings read, and the model within its capabilities: every joint of a type with compact rows
-  /// and without limits, no contact, implicit Euler. Throws InputError naming the JSON path.
+  /// and without limits, implicit Euler. Throws InputError naming the JSON path.
   static void check_model(const Model& model);
   static SolverCapabilities capabilities();
 
@@ -43,6 +44,9 @@ class MabdSimulator final : public Simulator {
   /// The KKT system of one Newton iteration at q.
   void build_system(const std::vector<Vec12>& q, const std::vector<Vec12>& q_tilde, const std::vector<Vec12>& loads);
   void check_finite(const std::vector<Vec12>& q) const;
+  /// Adds the penalty contacts at q to system_'s bodies: h²∇E to g, and h²∇²E to H, factorised densely
+  /// for the bodies it touches (penalty_contact.hpp).
+  void add_penalty_contact(const std::vector<Vec12>& q);
 
   std::shared_ptr<const Model> model_;
   MabdSettings settings_;
@@ -58,6 +62,8 @@ class MabdSimulator final : public Simulator {
   std::vector<Vec12> loads_;                 // per body: gravity (the forces are added per step)
   std::vector<Vec12> q_, qdot_;              // per body
   KktSystem system_;
+  std::unique_ptr<PenaltyContact> contact_;  // ground and body–body penalty contact
+  std::vector<KktBody::Dense> dense_;        // per moving body: its contact-stiffened H, when touched
   DualSolver dual_solver_;
   double scene_size_ = 1.0;
   int step_ = 0;
