@@ -30,10 +30,7 @@ void refuse_unsupported(const Model& model) {
     const std::string path = "joints[" + std::to_string(k) + "]";
     if (!caps.supports(j.type))
       throw InputError(file + path + ".type: the mabd solver has no " + std::string(to_string(j.type)) +
-                       " joint yet (it keeps ball, hinge, universal, prismatic, fixed and cone_twist)");
-    const char* limit = j.angle_limits ? "limits_deg" : j.limits ? "limits" : j.twist_limits ? "limits_deg.twist"
-                        : j.swing1_limits ? "limits_deg.swing1" : j.swing2_limits ? "limits_deg.swing2" : nullptr;
-    if (limit) throw InputError(file + path + "." + limit + ": the mabd solver does not keep joint limits yet");
+                       " joint yet");
   }
 }
 
@@ -102,8 +99,9 @@ SolverCapabilities MabdSimulator::capabilities() {
   c.prescribed_motion = true;
   c.ground_contact = c.body_contact = true;  // by penalty: not intersection-free (penalty_contact.hpp)
   c.joint_gap = 1e-5;
-  c.joints = {JointType::ball, JointType::hinge, JointType::universal, JointType::prismatic, JointType::fixed,
-              JointType::cone_twist};
+  c.joint_limits = true;  // clamped (joint_limits.hpp)
+  c.joints = {JointType::ball,  JointType::hinge,      JointType::universal, JointType::prismatic,
+              JointType::fixed, JointType::cone_twist, JointType::slider,    JointType::distance};
   return c;
 }
 
@@ -139,6 +137,7 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     // A joint between two prescribed bodies (or one and the world) constrains nothing that moves.
     if (moving_index_[j.body1] >= 0 || (j.body2 >= 0 && moving_index_[j.body2] >= 0)) active_joints_.push_back(k);
   }
+  limits_ = JointLimits(*model_, edges_, active_joints_, q_);
   force_points_ = force_rest_points(model_->forces, bodies_);
   scene_size_ = scene_size(bodies_);
   system_.bodies.reserve(moving_bodies_.size());
@@ -168,7 +167,7 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
     const int k = active_joints_[s];
     const ModelJoint& j = model_->joints[k];
     const Vec12& q2 = j.body2 >= 0 ? q[j.body2] : q[j.body1];  // ignored against the world
-    const CompactRows rows = compact_rows(j, edges_[k], q[j.body1], q2);
+    const CompactRows rows = compact_rows(j, edges_[k], q[j.body1], q2, limits_.clamps(k));
     KktJoint& joint = system_.joints[s];
     joint.body1 = moving_index_[j.body1];
     joint.body2 = j.body2 >= 0 ? moving_index_[j.body2] : -1;
@@ -193,7 +192,10 @@ StepStats MabdSimulator::step() {
 
   StepStats stats;
   stats.residual = std::numeric_limits<double>::infinity();
-  int contact_passes = 0;  // more while a penalty contact appears that the last one did not see
+  // After the Newton iterations, more while a joint limit is clamped or a distance row is off (§4.6,
+  // joint_limits.hpp), or while a penalty contact appears that the last one did not see.
+  limits_.begin_step();
+  int contact_passes = 0;
   const auto contact_pass = [&] {
     return contact_passes < kMaxContactPasses && contact_->sees_new_contacts(q) && ++contact_passes > 0;
   };
@@ -212,9 +214,10 @@ StepStats MabdSimulator::step() {
     ++stats.iterations;
     stats.residual = largest / (h * scene_size_);
     const bool converged = it + 1 >= settings_.iterations || stats.residual < settings_.tolerance;
-    if (converged && !contact_pass()) break;
+    if (converged && !limits_.another_pass(q, stats.residual < settings_.tolerance) && !contact_pass()) break;
   }
-  stats.hit_iteration_cap = settings_.iterations > 1 && !(stats.residual < settings_.tolerance);
+  stats.hit_iteration_cap = (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) || limits_.hit_cap();
+  limits_.end_step(q);
   check_finite(q);
 
   for (int i = 0; i < n; ++i) {
@@ -235,6 +238,7 @@ StepStats MabdSimulator::step() {
     const CompactRows rows = compact_rows(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]);
     if (rows.value.size() > 0) stats.max_joint_error = std::max(stats.max_joint_error, rows.value.cwiseAbs().maxCoeff());
   }
+  stats.max_joint_error = std::max(stats.max_joint_error, limits_.max_excess(q_));
   for (int i = 0; i < n; ++i) {
     const AffineBody& b = bodies_[i];
     stats.kinetic_energy += kinetic_energy(b.mass_matrix, qdot_[i]);

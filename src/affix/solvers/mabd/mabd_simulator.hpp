@@ -15,6 +15,7 @@
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/mabd/corotated_body.hpp"
 #include "affix/solvers/mabd/dual_solver.hpp"
+#include "affix/solvers/mabd/joint_limits.hpp"
 #include "affix/solvers/mabd/kkt_system.hpp"
 #include "affix/solvers/mabd/mabd_settings.hpp"
 #include "affix/solvers/mabd/penalty_contact.hpp"
@@ -62,6 +63,7 @@ class MabdSimulator final : public Simulator {
   std::vector<Vec12> loads_;                 // per body: gravity (the forces are added per step)
   std::vector<Vec12> q_, qdot_;              // per body
   KktSystem system_;
+  JointLimits limits_;                       // clamps of out-of-range joint DOFs (joint_limits.hpp)
   std::unique_ptr<PenaltyContact> contact_;  // ground and body–body penalty contact
   std::vector<KktBody::Dense> dense_;        // per moving body: its contact-stiffened H, when touched
   DualSolver dual_solver_;
