@@ -1,17 +1,19 @@
 #pragma once
 // One entry point for the dual-space KKT solve (He 2026 §5), choosing a solver per connected group of
 // bodies from the joint graph (joint_graph.hpp):
-//   automatic     block Thomas for chains (§5.2), ABD-ABA for trees (§5.3), the loop Schur complement
-//                 over the chain or tree solve (§5.4, loop_schur.hpp) for groups with at most
-//                 kMaxLoopBreakers cycles whose spanning tree ABD-ABA takes, and for the rest (graphs,
-//                 §5.5) the direct sparse Cholesky up to kMaxDirectGraphRows rows of D per group,
-//                 Gauss–Seidel (dual_gauss_seidel.hpp) beyond, where a factorisation is "prohibitive";
-//                 the direct groups are solved together as one direct system;
+//   automatic     block Thomas for chains (§5.2), ABD-ABA for trees (§5.3), and for loops and graphs
+//                 (§5.4–5.5) the direct sparse Cholesky up to kMaxDirectGraphRows rows of D per group,
+//                 Gauss–Seidel (dual_gauss_seidel.hpp) beyond, where a factorisation is "prohibitive"
+//                 (§5.5); the direct groups are solved together as one direct system. The loop Schur
+//                 complement is not automatic: each of its columns is a whole chain or tree solve here
+//                 (the structured solvers do not keep their factors), which made it 3–10× slower than
+//                 CHOLMOD on 10,000-body chains and trees with 1–4 loops;
 //   direct        the direct solver on the whole system (the reference);
 //   chain         block Thomas for every group: an InputError unless each is a chain;
 //   tree          ABD-ABA for every group: an InputError unless each is a tree;
-//   loop          chains and trees as automatic, the loop Schur complement for the rest: an InputError
-//                 unless each has at most kMaxLoopBreakers cycles and a spanning tree ABD-ABA takes;
+//   loop          chains and trees as automatic, the loop Schur complement over the chain or tree solve
+//                 (§5.4, loop_schur.hpp) for the rest: an InputError unless each has at most
+//                 kMaxLoopBreakers cycles and a spanning tree ABD-ABA takes;
 //   gauss_seidel  Gauss–Seidel for every group with joints (any structure), to the given limits.
 // Bodies without joints take Δq_free. A joint with no moving body on either side has G = 0: it moves
 // nothing and takes λ = 0 (the direct solver, given the whole system, regularises it to λ = r/δ

@@ -66,8 +66,9 @@ bool LoopSchur::solve_tree(double shift, KktSolution& out) {
     const Vec12& g = part_.bodies[b].gradient;
     free_[b] = g.isZero(0.0) ? Vec12::Zero() : Vec12(-part_.bodies[b].solve(g));
   }
-  const DualMatrix dual(part_);
-  return thomas_.solve(dual, tree.joints, part_offsets_, free_, shift, out);
+  // The responses H⁻¹Gᵀ do not depend on the forces: computed once per solve (refresh() clears them).
+  if (!dual_) dual_.emplace(part_);
+  return thomas_.solve(*dual_, tree.joints, part_offsets_, free_, shift, out);
 }
 
 bool LoopSchur::solve(const KktSystem& system, const std::vector<int>& offsets, double shift,
@@ -84,6 +85,7 @@ bool LoopSchur::solve(const KktSystem& system, const std::vector<int>& offsets, 
     return v;
   };
   const auto refresh = [&] {  // the system's current values, the tree's own forces
+    dual_.reset();
     for (std::size_t b = 0; b < bodies_.size(); ++b) part_.bodies[b] = system.bodies[bodies_[b]];
     for (std::size_t j = 0; j < tree_joints_.size(); ++j) {
       const KktJoint& joint = system.joints[tree_joints_[j]];

@@ -29,6 +29,7 @@
 // A redundant loop (a four-bar of hinges: its rows remove fewer DOFs than they count) leaves D_TT
 // regular but S singular with a consistent right-hand side; its Cholesky then fails like a structured
 // pivot (spd_factor.hpp) and the caller retries on D + δI.
+#include <optional>
 #include <vector>
 
 #include "affix/solvers/mabd/abd_aba.hpp"
@@ -64,6 +65,7 @@ class LoopSchur {
   KktSystem part_;                // the spanning tree, refreshed from the system each solve
   JointGraph part_graph_;
   std::vector<int> part_offsets_;
+  std::optional<DualMatrix> dual_;  // the chain's responses at the current values (reads part_'s forces live)
   BlockThomas thomas_;
   AbdAba aba_;
   std::vector<Vec12> free_;
