@@ -455,6 +455,11 @@ TEST(MabdSettings, EveryFieldIsRead) {
   EXPECT_EQ(read(json::parse(R"({ "dual_solver": "automatic" })")).dual_solver, DualSolverKind::automatic);
   EXPECT_EQ(read(json::parse(R"({ "dual_solver": "direct" })")).dual_solver, DualSolverKind::direct);
   EXPECT_EQ(read(json::parse(R"({ "dual_solver": "chain" })")).dual_solver, DualSolverKind::chain);
+  EXPECT_EQ(read(json::parse(R"({ "dual_solver": "loop" })")).dual_solver, DualSolverKind::loop);
+  EXPECT_EQ(read(json::parse(R"({ "dual_solver": "gauss_seidel" })")).dual_solver, DualSolverKind::gauss_seidel);
+  const MabdSettings gs = read(json::parse(R"({ "gauss_seidel_tolerance": 1e-9, "gauss_seidel_iterations": 7 })"));
+  EXPECT_EQ(gs.gauss_seidel_tolerance, 1e-9);
+  EXPECT_EQ(gs.gauss_seidel_iterations, 7);
 }
 
 TEST(MabdSettings, BadValuesNameTheFileAndTheJsonPath) {
@@ -472,10 +477,16 @@ TEST(MabdSettings, BadValuesNameTheFileAndTheJsonPath) {
             at + "rotation: expected one of \"polar\", \"normalize\", got \"foo\"");
   EXPECT_EQ(read_error(json::parse(R"({ "rotation": 1 })")), at + "rotation: expected a string, got 1");
   EXPECT_EQ(read_error(json::parse(R"({ "dual_solver": "foo" })")),
-            at + "dual_solver: expected one of \"automatic\", \"direct\", \"chain\", \"tree\", got \"foo\"");
+            at + "dual_solver: expected one of \"automatic\", \"direct\", \"chain\", \"tree\", \"loop\", "
+                 "\"gauss_seidel\", got \"foo\"");
+  EXPECT_EQ(read_error(json::parse(R"({ "gauss_seidel_tolerance": 0 })")),
+            at + "gauss_seidel_tolerance: expected a positive number, got 0");
+  EXPECT_EQ(read_error(json::parse(R"({ "gauss_seidel_iterations": 0 })")),
+            at + "gauss_seidel_iterations: expected an integer ≥ 1, got 0");
   EXPECT_EQ(read_error(json::parse(R"({ "iterations": 2, "beta": 2 })")),
             at + "beta: unknown field (expected one of: youngs_modulus, poisson_ratio, iterations, tolerance, "
-                 "rotation, dual_solver)");
+                 "rotation, dual_solver, gauss_seidel_tolerance, gauss_seidel_iterations, contact_stiffness, "
+                 "contact_thickness)");
   EXPECT_EQ(read_error(json::parse(R"([1, 2])")), kFile.string() + ": settings.mabd: expected an object, got [1, 2]");
 }
 

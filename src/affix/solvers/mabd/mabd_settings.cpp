@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::array kRotations = {RotationExtraction::polar, RotationExtraction::normalize};
 constexpr std::array kDualSolvers = {DualSolverKind::automatic, DualSolverKind::direct, DualSolverKind::chain,
-                                     DualSolverKind::tree};
+                                     DualSolverKind::tree, DualSolverKind::loop, DualSolverKind::gauss_seidel};
 
 /// One of `choices` by its name.
 template <class Enum, std::size_t N>
@@ -26,6 +26,7 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices, co
 MabdSettings read_mabd(const JsonReader& value) {
   const ObjectReader obj(value,
                          {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "rotation", "dual_solver",
+                          "gauss_seidel_tolerance", "gauss_seidel_iterations",
                           "contact_stiffness", "contact_thickness"});
   MabdSettings s;
   if (auto v = obj.find("youngs_modulus")) s.youngs_modulus = v->positive();
@@ -37,6 +38,8 @@ MabdSettings read_mabd(const JsonReader& value) {
   if (auto v = obj.find("tolerance")) s.tolerance = v->positive();
   if (auto v = obj.find("rotation")) s.rotation = read_choice(*v, kRotations, to_string);
   if (auto v = obj.find("dual_solver")) s.dual_solver = read_choice(*v, kDualSolvers, dual_solver_name);
+  if (auto v = obj.find("gauss_seidel_tolerance")) s.gauss_seidel_tolerance = v->positive();
+  if (auto v = obj.find("gauss_seidel_iterations")) s.gauss_seidel_iterations = v->integer_at_least(1);
   if (auto v = obj.find("contact_stiffness")) s.contact_stiffness = v->positive();
   if (auto v = obj.find("contact_thickness")) s.contact_thickness = v->positive();
   return s;

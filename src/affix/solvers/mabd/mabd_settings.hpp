@@ -21,6 +21,9 @@ struct MabdSettings {
   double tolerance = 1e-4;          ///< stop early when max (‖Δp‖∞ + r‖ΔA‖∞)/(h·L) is below this (1/s)
   RotationExtraction rotation = RotationExtraction::polar;
   DualSolverKind dual_solver = DualSolverKind::automatic;  ///< picked from the joint graph, or forced
+  /// The Gauss–Seidel dual solve's relative residual to stop at and its most sweeps (dual_gauss_seidel.hpp).
+  double gauss_seidel_tolerance = GaussSeidelLimits{}.tolerance;
+  int gauss_seidel_iterations = GaussSeidelLimits{}.sweeps;
   /// Penalty stiffness k (N/m) of every contact; absent: 100 m / h² (penalty_contact.hpp).
   std::optional<double> contact_stiffness;
   double contact_thickness = 1e-3;  ///< ξ (m): body–body contacts act within this distance

@@ -34,10 +34,10 @@ void refuse_unsupported(const Model& model) {
   }
 }
 
-/// A forced `chain` or `tree` dual solver must fit every group of jointed bodies: checked on the joint
-/// graph alone (sides and row counts), before anything is solved.
+/// A forced `chain`, `tree` or `loop` dual solver must fit every group of jointed bodies: checked on the
+/// joint graph alone (sides and row counts), before anything is solved.
 void check_dual_solver(const Model& model, DualSolverKind kind) {
-  if (kind != DualSolverKind::chain && kind != DualSolverKind::tree) return;
+  if (kind != DualSolverKind::chain && kind != DualSolverKind::tree && kind != DualSolverKind::loop) return;
   std::vector<int> moving(model.bodies.size(), -1);
   std::vector<int> body_of;  // moving index → model index
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
@@ -56,15 +56,24 @@ void check_dual_solver(const Model& model, DualSolverKind kind) {
   }
   const JointGraph graph(structure);
   for (const JointComponent& c : graph.components()) {
-    if (c.joints.empty() || (kind == DualSolverKind::chain ? c.is_chain : c.is_tree)) continue;
+    const bool breakable = c.spanning_tree_fits && c.cycles <= kMaxLoopBreakers;  // loop_schur.hpp
+    if (c.joints.empty() || (kind == DualSolverKind::chain  ? c.is_chain
+                             : kind == DualSolverKind::tree ? c.is_tree
+                                                            : c.is_chain || c.is_tree || breakable))
+      continue;
     std::string why;
     if (c.busy_body >= 0) why = "body '" + excerpt(model.bodies[body_of[c.busy_body]].name) + "' is moved by more than 2 joints";
     if (c.cycle_joint >= 0) why = "joint '" + excerpt(model.joints[c.cycle_joint].def.name) + "' closes a loop";
-    if (c.overfull_body >= 0)
+    if (c.overfull_body >= 0 && (c.cycle_joint < 0 || kind == DualSolverKind::loop))
       why = "body '" + excerpt(model.bodies[body_of[c.overfull_body]].name) + "' has more than 12 rows to eliminate";
+    if (kind == DualSolverKind::loop && c.cycles > kMaxLoopBreakers)
+      why = "the group of body '" + excerpt(model.bodies[body_of[c.bodies.front()]].name) + "' has " +
+            std::to_string(c.cycles) + " loops";
+    const std::string needs = kind == DualSolverKind::loop ? "a chain, a tree or at most " +
+                                                                 std::to_string(kMaxLoopBreakers) + " loops on one"
+                                                           : std::string("a ") + dual_solver_name(kind);
     throw InputError(model.file.string() + ": settings.mabd.dual_solver: \"" + dual_solver_name(kind) +
-                     "\" needs every group of jointed bodies to be a " + dual_solver_name(kind) + ", but " + why +
-                     "; use \"automatic\"");
+                     "\" needs every group of jointed bodies to be " + needs + ", but " + why + "; use \"automatic\"");
   }
 }
 
@@ -201,7 +210,8 @@ StepStats MabdSimulator::step() {
   };
   for (int it = 0;; ++it) {
     build_system(q, q_tilde, loads);
-    const KktSolution solution = dual_solver_.solve(system_, settings_.dual_solver);
+    const KktSolution solution = dual_solver_.solve(
+        system_, settings_.dual_solver, {settings_.gauss_seidel_tolerance, settings_.gauss_seidel_iterations});
     // The scaled step of ipc's stopping test: a bound on every vertex's velocity change, relative to L.
     double largest = 0.0;
     for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {
