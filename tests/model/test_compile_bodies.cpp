@@ -88,20 +88,20 @@ TEST(BodyBuilder, MassPropertiesOfAValidBodyAreKept) {
 
 // ---------------------------------------------------------------- triangle budget
 
-TEST(BodyBuilder, TriangleBudgetAdmitsAMillionBoxChain) {
-  static_assert(kMaxSceneTriangles >= 12 * 1'000'000, "a 10⁶-body chain of 12-triangle boxes");
+TEST(BodyBuilder, TriangleBudgetAdmitsAMillionLinkChain) {
+  static_assert(kMaxSceneTriangles >= 144 * 1'000'000, "a 10⁶-link chain of 144-triangle capsules");
 }
 
 TEST(BodyBuilder, SceneOverTheTriangleBudgetIsRefusedBeforeMeshing) {
-  // Five boxes at resolution 1000 are 6·10⁷ triangles: refused at the fifth, before any is meshed.
+  // 17 boxes at resolution 1000 are 2.04·10⁸ triangles: refused at the 17th, before any is meshed.
   std::string bodies;
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 17; ++i) {
     bodies += std::string(i ? ", " : "") + R"({ "name": "b)" + std::to_string(i) +
               R"(", "shape": { "box": [1, 1, 1], "resolution": 1000 }, "position": [)" + std::to_string(2 * i) +
               ", 0, 0] }";
   }
-  expect_build_error(R"({ "bodies": [ )" + bodies + " ] }", "bodies[4].shape",
-                     "at most 50000000 triangles in the whole scene, got 60000000");
+  expect_build_error(R"({ "bodies": [ )" + bodies + " ] }", "bodies[16].shape",
+                     "at most 200000000 triangles in the whole scene, got 204000000");
 }
 
 // ---------------------------------------------------------------- OBJ files

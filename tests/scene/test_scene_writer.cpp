@@ -179,6 +179,19 @@ TEST(SceneWriter, RoundTripOfAnUnusualSceneBuiltInCode) {
   EXPECT_FALSE(loaded.ground.has_value());
 }
 
+// save_scene writes the document one body and one joint at a time; the bytes must be dump(2)'s.
+TEST(SceneWriter, SceneTextIsTheWholeDocumentsDumpByteForByte) {
+  TempDir dir;
+  Scene full = load_scene(dir.write("in/full.json", test::kFullScene));
+  full.settings.solver_settings["ipc"]["note"] = "a\nb \"c\"";  // escaped line breaks stay escaped
+  const auto base = dir.path() / "in";
+  EXPECT_EQ(scene_text(full, base), scene_to_json(full, base).dump(2) + "\n");
+
+  Scene empty_arrays;  // no joints, no forces: "[]" as dump writes them
+  empty_arrays.bodies.push_back(full.bodies.front());
+  EXPECT_EQ(scene_text(empty_arrays, base), scene_to_json(empty_arrays, base).dump(2) + "\n");
+}
+
 TEST(SceneWriter, MeshPathIsWrittenRelativeToTheOutputFile) {
   TempDir dir;
   const Scene original = load_scene(dir.write("in/full.json", test::kFullScene));

@@ -4,6 +4,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "affix/geometry/aabb.hpp"
 #include "affix/geometry/segment_triangle.hpp"
@@ -137,18 +138,22 @@ std::optional<std::pair<int, int>> first_intersecting_pair(const std::vector<con
   if (A.size() != meshes.size() || p.size() != meshes.size()) {
     throw std::invalid_argument("first_intersecting_pair: meshes, A and p must have the same length");
   }
-  std::vector<PlacedMesh> bodies;
+  // Only the boxes are kept for every body; a body's vertices are placed when a pair needs them (a
+  // chain of 10⁶ capsules would otherwise hold 2 GB of world vertices, for a handful of candidates).
   std::vector<Aabb> boxes;
-  bodies.reserve(meshes.size());
   boxes.reserve(meshes.size());
   for (std::size_t k = 0; k < meshes.size(); ++k) {
     if (meshes[k] == nullptr) {
       throw std::invalid_argument("first_intersecting_pair: mesh " + std::to_string(k) + " is null");
     }
-    bodies.push_back(place(*meshes[k], A[k], p[k]));
-    // Widened by the body's own tolerance: a pair's tolerance is the larger of the two, so boxes
-    // within it of each other still overlap here.
-    boxes.push_back(inflated(bodies.back().box, bodies.back().tol));
+    // Widened by the body's own tolerance, as place() computes both: a pair's tolerance is the
+    // larger of the two, so boxes within it of each other still overlap here.
+    Aabb box;
+    for (const Vec3& v : meshes[k]->vertices) box.extend(A[k] * v + p[k]);
+    const double tol = box.is_empty() ? 0.0
+                                      : kRelativeTolerance * std::max(box.min.cwiseAbs().maxCoeff(),
+                                                                      box.max.cwiseAbs().maxCoeff());
+    boxes.push_back(inflated(box, tol));
   }
   // Broad phase: every allowed pair whose boxes overlap, then narrow phase in lexicographic order so
   // that the reported pair does not depend on the sweep's visiting order.
@@ -160,8 +165,15 @@ std::optional<std::pair<int, int>> first_intersecting_pair(const std::vector<con
     return false;
   });
   std::sort(candidates.begin(), candidates.end());
+  std::unordered_map<int, PlacedMesh> placed;  // the candidates' bodies, each placed once
+  const auto placed_body = [&](int k) -> PlacedMesh& {
+    auto it = placed.find(k);
+    if (it == placed.end()) it = placed.emplace(k, place(*meshes[k], A[k], p[k])).first;
+    return it->second;
+  };
   for (const auto& [i, j] : candidates) {
-    if (placed_meshes_intersect(bodies[i], bodies[j])) {
+    PlacedMesh& a = placed_body(i);  // (references into an unordered_map survive insertions)
+    if (placed_meshes_intersect(a, placed_body(j))) {
       return std::pair{i, j};
     }
   }

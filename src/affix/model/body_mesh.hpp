@@ -10,11 +10,13 @@
 
 namespace affix {
 
-/// The most triangles the meshes of one scene may have together. Each triangle costs the solvers some
-/// hundred bytes (mesh, contact candidates, BVH), so this is already several gigabytes; it admits a
-/// 10⁶-body chain of 12-triangle boxes (1.2·10⁷) and refuses a handful of boxes at resolution 1000
+/// The most triangles the bodies of one scene may have together, each body counting its shape's
+/// triangles (a shape shared by many bodies counts once per body). The model holds one mesh per distinct
+/// shape, but a solver that places every body's surface in the world (contact candidates, BVH) pays
+/// some hundred bytes per placed triangle, so this bounds that work at tens of gigabytes. It admits the
+/// 10⁶-link chain of 144-triangle capsules (1.44·10⁸) and refuses 17 boxes at resolution 1000
 /// (1.2·10⁷ each).
-inline constexpr std::int64_t kMaxSceneTriangles = 50'000'000;
+inline constexpr std::int64_t kMaxSceneTriangles = 200'000'000;
 
 /// The triangles a primitive shape will have, from its formula (nothing is meshed); nullopt for a
 /// mesh file, whose count is known only once it is read.

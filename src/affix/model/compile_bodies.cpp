@@ -2,9 +2,12 @@
 // validate`, `info` and `run` know about a body's mass comes from here, so the checks that a body's
 // derived mass properties are usable live here too: a mass of 1e308 kg or a density of 5e-324 kg/m³
 // passes every field check and would only fail mid-run.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <unordered_map>
 #include <variant>
 
 #include "affix/error.hpp"
@@ -74,6 +77,40 @@ void check_mass_properties(const BodyDef& def, const ModelBody& body, const Mass
   }
 }
 
+/// A shape's identity for sharing: its kind and every field, as bytes (the same bytes, the same mesh).
+std::string shape_key(const Shape& shape) {
+  std::string key(1, static_cast<char>(shape.index()));
+  const auto add = [&key](const auto& value) {
+    key.append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, BoxShape>) {
+          add(s.size.x()), add(s.size.y()), add(s.size.z()), add(s.resolution);
+        } else if constexpr (std::is_same_v<S, SphereShape>) {
+          add(s.radius), add(s.resolution);
+        } else if constexpr (std::is_same_v<S, TorusShape>) {
+          add(s.major), add(s.minor), add(s.resolution);
+        } else if constexpr (std::is_same_v<S, MeshShape>) {
+          add(s.scale.x()), add(s.scale.y()), add(s.scale.z());
+          key += s.file.string();
+        } else {  // capsule, cylinder
+          add(s.radius), add(s.length), add(s.resolution);
+        }
+      },
+      shape);
+  return key;
+}
+
+/// What a body takes from its shape alone, computed once per distinct shape: a 10⁶-link chain has one
+/// capsule, not a million copies of it (each ~4 kB, meshed, checked and integrated).
+struct ShapeFacts {
+  std::shared_ptr<const TriangleMesh> mesh;
+  MassProperties props;         // unit density
+  double bounding_radius = 0.0;
+};
+
 }  // namespace
 
 std::vector<ModelBody> compile_bodies(const Scene& scene) {
@@ -82,18 +119,27 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
   // Primitives are counted before meshing, so nothing huge is allocated; a mesh file once it is read
   // (its own size bounds that), on top of every primitive.
   std::int64_t triangles = primitive_triangles(scene);
+  // A shape is meshed, checked and integrated where it first occurs, so an invalid one is reported at
+  // the first body that has it, as if every body were meshed in turn.
+  std::unordered_map<std::string, ShapeFacts> shapes;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     const BodyDef& def = scene.bodies[i];
     ModelBody body;
     body.name = def.name;
-    auto mesh = std::make_shared<TriangleMesh>(body_mesh(def.shape, scene.file, body_path(i) + ".shape"));
+    auto [found, inserted] = shapes.try_emplace(shape_key(def.shape));
+    ShapeFacts& facts = found->second;
+    if (inserted) {
+      facts.mesh = std::make_shared<const TriangleMesh>(body_mesh(def.shape, scene.file, body_path(i) + ".shape"));
+      facts.props = mass_properties(*facts.mesh);
+      for (const Vec3& v : facts.mesh->vertices) facts.bounding_radius = std::max(facts.bounding_radius, v.norm());
+    }
     if (std::holds_alternative<MeshShape>(def.shape)) {
-      const auto own = static_cast<std::int64_t>(mesh->faces.size());
+      const auto own = static_cast<std::int64_t>(facts.mesh->faces.size());
       check_triangle_budget(triangles, own, scene, i);
       triangles += own;
     }
 
-    const MassProperties props = mass_properties(*mesh);
+    const MassProperties& props = facts.props;
     body.volume = props.volume;
     const double density = def.mass ? *def.mass / props.volume : def.density;
     body.mass = density * props.volume;
@@ -110,8 +156,8 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
     body.fixed = def.fixed;
     body.kinematic = def.kinematic;
     body.collision = def.collision;
-    for (const Vec3& v : mesh->vertices) body.bounding_radius = std::max(body.bounding_radius, v.norm());
-    body.mesh = std::move(mesh);
+    body.bounding_radius = facts.bounding_radius;
+    body.mesh = facts.mesh;
 
     body.position = def.position;
     body.rotation = def.rotation.normalized().toRotationMatrix();

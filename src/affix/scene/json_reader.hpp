@@ -30,6 +30,7 @@ class JsonReader {
 
   const nlohmann::json& json() const { return *value_; }
   const std::string& path() const { return path_; }
+  const std::filesystem::path& file() const { return *file_; }
 
   /// Throws InputError `<file>: <path>: <message>`.
   [[noreturn]] void fail(std::string_view message) const;

@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -84,49 +83,100 @@ std::string overflow_position(const std::string& text, const std::string& reason
   return at == std::string::npos ? "" : position_of(text, at);
 }
 
-/// Follows the parser through the document (nlohmann's parse callback) and refuses an object that has
-/// a key twice: nlohmann would keep the last one silently, so `"name": "a", "name": "b"` would load as
-/// "b". Keys are compared after unescaping, as the parser sees them.
-class DuplicateKeyCheck {
+/// Builds the document from nlohmann's SAX events (what its own DOM parser does), refusing an object
+/// that has a key twice: nlohmann would keep the last one silently, so `"name": "a", "name": "b"` would
+/// load as "b". Keys are compared after unescaping, as the parser sees them. It replaces nlohmann's parse
+/// callback, which after every object scans its parent for a discarded value: O(n²) in the bodies of a
+/// scene, 30 s for 10⁵. Each complete element of an array at the top level (`bodies[7]`) may be handed
+/// to the sink instead of being kept (json_text.hpp).
+class DomBuilder {
  public:
-  explicit DuplicateKeyCheck(const std::filesystem::path& file) : file_(&file) {}
+  using json = nlohmann::json;
 
-  bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    using Event = nlohmann::json::parse_event_t;
-    switch (event) {
-      case Event::object_start: frames_.push_back(Frame{true, {}, {}, 0}); break;
-      case Event::array_start: frames_.push_back(Frame{false, {}, {}, 0}); break;
-      case Event::key: {
-        Frame& frame = frames_.back();
-        std::string key = parsed.get<std::string>();
-        if (!frame.keys.insert(key).second) {
-          frames_.pop_back();  // the path names the object, not the key
-          throw InputError(file_->string() + ": " + path() + ": duplicate key '" + excerpt(key) +
-                           "' (expected each key at most once in an object)");
-        }
-        frame.key = std::move(key);
-        break;
-      }
-      case Event::object_end:
-      case Event::array_end:
-        frames_.pop_back();
-        element_done();
-        break;
-      case Event::value: element_done(); break;
-    }
+  DomBuilder(const std::filesystem::path& file, const TopLevelElementSink& sink) : file_(&file), sink_(&sink) {}
+
+  json& result() { return root_; }
+
+  bool null() { return value(nullptr); }
+  bool boolean(bool v) { return value(v); }
+  bool number_integer(json::number_integer_t v) { return value(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(v); }
+  bool number_float(json::number_float_t v, const json::string_t& /*text*/) { return value(v); }
+  bool string(json::string_t& v) { return value(std::move(v)); }
+  bool binary(json::binary_t& v) { return value(json::binary(std::move(v))); }
+
+  bool start_object(std::size_t /*elements*/) {
+    frames_.push_back(Frame{place(json::object()), true, {}, 0});
     return true;
+  }
+  bool key(json::string_t& key) {
+    Frame& frame = frames_.back();
+    if (frame.value->contains(key)) {
+      frames_.pop_back();  // the path names the object, not the key
+      throw InputError(file_->string() + ": " + path() + ": duplicate key '" + excerpt(key) +
+                       "' (expected each key at most once in an object)");
+    }
+    frame.key = std::move(key);
+    return true;
+  }
+  bool end_object() { return end_container(); }
+  bool start_array(std::size_t /*elements*/) {
+    frames_.push_back(Frame{place(json::array()), false, {}, 0});
+    return true;
+  }
+  bool end_array() { return end_container(); }
+
+  template <class Exception>
+  bool parse_error(std::size_t /*byte*/, const std::string& /*token*/, const Exception& e) {
+    throw e;  // parse_json_text turns it into one line with the position
   }
 
  private:
   struct Frame {
+    json* value;           // the object or array being filled
     bool is_object;
-    std::unordered_set<std::string> keys;  // objects: the keys so far
-    std::string key;                       // objects: the key of the value being read
-    std::size_t index;                     // arrays: the index of the element being read
+    std::string key;       // objects: the key of the value being read
+    std::size_t index;     // arrays: the index of the element being read
   };
 
+  /// Puts `v` where the innermost open container expects its next value, and returns it there.
+  json* place(json&& v) {
+    if (frames_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Frame& parent = frames_.back();
+    if (parent.is_object) {
+      json& slot = (*parent.value)[parent.key];
+      slot = std::move(v);
+      return &slot;
+    }
+    parent.value->push_back(std::move(v));
+    return &parent.value->back();
+  }
+
+  bool value(json&& v) {
+    place(std::move(v));
+    element_done();
+    return true;
+  }
+
+  bool end_container() {
+    frames_.pop_back();
+    element_done();
+    return true;
+  }
+
+  /// After a value: in an array, the next index; in an array that is a member of the top-level object,
+  /// the element just completed goes to the sink, and leaves the document if the sink takes it.
   void element_done() {
-    if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
+    if (frames_.empty() || frames_.back().is_object) return;
+    Frame& array = frames_.back();
+    if (frames_.size() == 2 && frames_.front().is_object && *sink_ &&
+        (*sink_)(frames_.front().key, array.index, array.value->back())) {
+      array.value->get_ref<json::array_t&>().pop_back();
+    }
+    ++array.index;
   }
 
   /// The dot/bracket path of the innermost open value, as JsonReader writes it.
@@ -146,12 +196,19 @@ class DuplicateKeyCheck {
   }
 
   const std::filesystem::path* file_;
+  const TopLevelElementSink* sink_;
+  json root_;
   std::vector<Frame> frames_;
 };
 
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file) {
+  return parse_json_text(text, file, TopLevelElementSink());
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file,
+                               const TopLevelElementSink& sink) {
   const std::string invalid = file.string() + ": invalid JSON";
   if (const auto at = too_deep_at(text)) {
     const std::string limit = std::to_string(kMaxJsonNesting);
@@ -159,7 +216,9 @@ nlohmann::json parse_json_text(const std::string& text, const std::filesystem::p
                      " levels deep (expected at most " + limit + " levels)");
   }
   try {
-    return nlohmann::json::parse(text, DuplicateKeyCheck(file));
+    DomBuilder builder(file, sink);
+    nlohmann::json::sax_parse(text, &builder);
+    return std::move(builder.result());
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann's byte is 1-based: the offset of the byte just read.
     throw InputError(invalid + position_of(text, e.byte == 0 ? 0 : e.byte - 1) + ": " + parse_reason(e));

@@ -8,8 +8,11 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <map>
+#include <exception>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
@@ -109,41 +112,125 @@ void read_version(const JsonReader& value) {
 }
 
 /// Joints and forces refer to bodies by name, so names must be unique.
-void read_bodies(const JsonReader& value, const std::filesystem::path& scene_dir, Scene& scene) {
-  std::map<std::string, std::size_t> seen;
-  const auto items = value.non_empty_array();
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    scene.bodies.push_back(read_body(items[i], scene_dir));
-    const auto [it, inserted] = seen.emplace(scene.bodies.back().name, i);
+class BodyList {
+ public:
+  void add(const JsonReader& item, std::size_t i, const std::filesystem::path& scene_dir, Scene& scene) {
+    scene.bodies.push_back(read_body(item, scene_dir));
+    const auto [it, inserted] = seen_.emplace(scene.bodies.back().name, i);
     if (!inserted) {
-      items[i].child("name").expected("a unique body name (bodies[" + std::to_string(it->second) +
-                                      "] has it too)");
+      item.child("name").expected("a unique body name (bodies[" + std::to_string(it->second) + "] has it too)");
     }
   }
-}
+
+ private:
+  std::unordered_map<std::string, std::size_t> seen_;
+};
 
 /// Joint names identify joints in warnings, messages and joints.csv, so they must be unique too. A
 /// default name ("joint3") counts: an explicit "joint3" elsewhere would be ambiguous.
-void read_joints(const JsonReader& value, const BodyNames& names, Scene& scene) {
-  std::map<std::string, std::size_t> seen;
-  const auto items = value.array();
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    scene.joints.push_back(read_joint(items[i], static_cast<int>(i), names));
+class JointList {
+ public:
+  void add(const JsonReader& item, std::size_t i, const BodyNames& names, Scene& scene) {
+    scene.joints.push_back(read_joint(item, static_cast<int>(i), names));
     const std::string& name = scene.joints.back().name;
-    const auto [it, inserted] = seen.emplace(name, i);
-    if (inserted) continue;
+    const auto [it, inserted] = seen_.emplace(name, i);
+    if (inserted) return;
     // Name the joint whose `name` field repeats one; if this one has the default name, the other has it.
-    const bool here_explicit = items[i].json().contains("name");
+    const bool here_explicit = item.json().contains("name");
     const std::size_t at = here_explicit ? i : it->second;
     const std::size_t other = here_explicit ? it->second : i;
-    items[at].child("name").fail("duplicate joint name '" + excerpt(name) + "' (joints[" +
-                                 std::to_string(other) + "] has it too; expected a unique name)");
+    // (the other joint may have been read and dropped already: its path is all the message needs)
+    const JsonReader named(item.json(), "joints[" + std::to_string(at) + "].name", item.file());
+    named.fail("duplicate joint name '" + excerpt(name) + "' (joints[" + std::to_string(other) +
+               "] has it too; expected a unique name)");
   }
+
+ private:
+  std::unordered_map<std::string, std::size_t> seen_;
+};
+
+void read_bodies(const JsonReader& value, const std::filesystem::path& scene_dir, Scene& scene) {
+  BodyList list;
+  const auto items = value.non_empty_array();
+  for (std::size_t i = 0; i < items.size(); ++i) list.add(items[i], i, scene_dir, scene);
 }
 
-}  // namespace
+void read_joints(const JsonReader& value, const BodyNames& names, Scene& scene) {
+  JointList list;
+  const auto items = value.array();
+  for (std::size_t i = 0; i < items.size(); ++i) list.add(items[i], i, names, scene);
+}
 
-Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file) {
+/// The bodies and joints of a scene file read while it is parsed, one element at a time (the
+/// TopLevelElementSink of parse_json_text): a 10⁶-link chain as a whole document would take gigabytes
+/// of nlohmann values. Each element is read exactly as read_bodies and read_joints read it, and the
+/// first error is kept rather than thrown, so that parse_scene reports errors in the same order as for
+/// a whole document: syntax first, then the top-level fields, settings and ground, then bodies, then
+/// joints. Joints are read this way only when the whole body array came before them in the file (their
+/// bodies must be known); otherwise they stay in the document and are read from there.
+class StreamedElements {
+ public:
+  explicit StreamedElements(const std::filesystem::path& file) : file_(file) {}
+
+  bool take(std::string_view key, std::size_t index, const nlohmann::json& element) {
+    if (key == "bodies" && !bodies_done_) return take_body(index, element);
+    if (key == "joints" && bodies_streamed_) return take_joint(index, element);
+    return false;
+  }
+
+  /// Fills scene.bodies (when the file's bodies were read here) and throws the first error found.
+  bool finish_bodies(Scene& scene) {
+    if (!bodies_streamed_) return false;
+    if (body_error_) std::rethrow_exception(body_error_);
+    scene.bodies = std::move(scene_.bodies);
+    return true;
+  }
+
+  bool finish_joints(Scene& scene) {
+    if (!joints_streamed_) return false;
+    if (joint_error_) std::rethrow_exception(joint_error_);
+    scene.joints = std::move(scene_.joints);
+    return true;
+  }
+
+ private:
+  bool take_body(std::size_t index, const nlohmann::json& element) {
+    bodies_streamed_ = true;
+    if (body_error_) return true;  // the scene is refused at the first bad body anyway
+    try {
+      bodies_.add(JsonReader(element, "bodies[" + std::to_string(index) + "]", file_), index,
+                  file_.parent_path(), scene_);
+    } catch (const InputError&) {
+      body_error_ = std::current_exception();
+    }
+    return true;
+  }
+
+  bool take_joint(std::size_t index, const nlohmann::json& element) {
+    if (!joints_streamed_) {
+      joints_streamed_ = true;
+      bodies_done_ = true;  // a second "bodies" array would be a duplicate key, refused by the parser
+      if (!body_error_) names_.emplace(scene_.bodies);
+    }
+    if (body_error_ || joint_error_) return true;  // the first error is reported, not this element
+    try {
+      joints_.add(JsonReader(element, "joints[" + std::to_string(index) + "]", file_), index, *names_, scene_);
+    } catch (const InputError&) {
+      joint_error_ = std::current_exception();
+    }
+    return true;
+  }
+
+  const std::filesystem::path& file_;
+  Scene scene_;  // the bodies and joints read so far
+  BodyList bodies_;
+  JointList joints_;
+  std::optional<BodyNames> names_;
+  bool bodies_streamed_ = false, bodies_done_ = false, joints_streamed_ = false;
+  std::exception_ptr body_error_, joint_error_;
+};
+
+Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, StreamedElements* streamed) {
   const JsonReader doc(root, file);
   const ObjectReader obj(doc, {"version", "settings", "ground", "bodies", "joints", "forces"});
   Scene scene;
@@ -152,17 +239,31 @@ Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file)
   if (auto v = obj.find("version")) read_version(*v);
   if (auto v = obj.find("settings")) scene.settings = read_settings(*v);
   if (auto v = obj.find("ground")) scene.ground = read_ground(*v);
-  read_bodies(obj.at("bodies"), file.parent_path(), scene);
+  const JsonReader bodies = obj.at("bodies");  // required even when read already
+  if (!(streamed && streamed->finish_bodies(scene))) read_bodies(bodies, file.parent_path(), scene);
   const BodyNames names(scene.bodies);
-  if (auto v = obj.find("joints")) read_joints(*v, names, scene);
+  if (!(streamed && streamed->finish_joints(scene))) {
+    if (auto v = obj.find("joints")) read_joints(*v, names, scene);
+  }
   if (auto v = obj.find("forces")) {
     for (const JsonReader& item : v->array()) scene.forces.push_back(read_force(item, names));
   }
   return scene;
 }
 
+}  // namespace
+
+Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file) {
+  return read_scene(root, file, nullptr);
+}
+
 Scene load_scene(const std::filesystem::path& file) {
-  return parse_scene(parse_json_text(read_text(file), file), file);
+  StreamedElements streamed(file);
+  const nlohmann::json root =
+      parse_json_text(read_text(file), file, [&](std::string_view key, std::size_t index, nlohmann::json& element) {
+        return streamed.take(key, index, element);
+      });
+  return read_scene(root, file, &streamed);
 }
 
 }  // namespace affix

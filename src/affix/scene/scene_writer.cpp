@@ -163,6 +163,40 @@ json settings_json(const Settings& s) {
 
 }  // namespace
 
+namespace {
+
+/// Appends `value` as dump(2) writes it nested `indent` spaces deep: its own dump with every line
+/// after the first moved right (a string's line breaks are escaped, so every '\n' is a line break).
+void append_nested(std::string& out, const json& value, int indent) {
+  const std::string text = value.dump(2);
+  std::string line_break(static_cast<std::size_t>(indent) + 1, ' ');
+  line_break[0] = '\n';
+  std::size_t from = 0;
+  for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', from)) {
+    out.append(text, from, at - from);
+    out += line_break;
+    from = at + 1;
+  }
+  out.append(text, from, std::string::npos);
+}
+
+/// An array of the top-level object, one element built and written at a time, as dump(2) would.
+template <typename Item, typename ToJson>
+void append_array(std::string& out, const std::vector<Item>& items, const ToJson& to_json) {
+  if (items.empty()) {
+    out += "[]";
+    return;
+  }
+  out += "[\n";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    out += i == 0 ? "    " : ",\n    ";
+    append_nested(out, to_json(items[i]), 4);
+  }
+  out += "\n  ]";
+}
+
+}  // namespace
+
 nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& base_dir) {
   json root{{"version", 1}, {"settings", settings_json(scene.settings)}};
   if (scene.ground) root["ground"] = {{"height", scene.ground->height}, {"friction", scene.ground->friction},
@@ -178,9 +212,36 @@ nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& ba
 
 nlohmann::json scene_to_json(const Scene& scene) { return scene_to_json(scene, scene.file.parent_path()); }
 
+std::string scene_text(const Scene& scene, const std::filesystem::path& base_dir) {
+  // scene_to_json(...).dump(2) + "\n", byte for byte, without the whole document: a 10⁶-link chain as
+  // one nlohmann document is ~16 GB. The top level is small; bodies and joints are made one at a time.
+  Scene shell;
+  shell.settings = scene.settings;
+  shell.ground = scene.ground;
+  shell.forces = scene.forces;
+  const json top = scene_to_json(shell, base_dir);  // the top-level keys in dump()'s (sorted) order
+  std::string out = "{\n";
+  bool first = true;
+  for (auto it = top.begin(); it != top.end(); ++it) {
+    out += first ? "  " : ",\n  ";
+    first = false;
+    out += json(it.key()).dump();
+    out += ": ";
+    if (it.key() == "bodies") {
+      append_array(out, scene.bodies, [&](const BodyDef& b) { return body_json(b, base_dir); });
+    } else if (it.key() == "joints") {
+      append_array(out, scene.joints, [](const JointDef& d) { return joint_json(d); });
+    } else {
+      append_nested(out, it.value(), 2);
+    }
+  }
+  out += "\n}\n";
+  return out;
+}
+
 void save_scene(const Scene& scene, const std::filesystem::path& file) {
   // Whole or not at all: a failed write leaves an earlier file as it was (replace_file.hpp).
-  if (auto reason = replace_file(file, scene_to_json(scene, file.parent_path()).dump(2) + "\n"))
+  if (auto reason = replace_file(file, scene_text(scene, file.parent_path())))
     throw InputError(file.string() + ": cannot write file (" + *reason + ")");
 }
 

@@ -6,6 +6,7 @@
 // it had none), since their fields and defaults belong to the solvers, not to the scene layer.
 // A body with `mass` is written without `density`, which the loader would reject beside it.
 #include <filesystem>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "affix/scene/scene.hpp"
@@ -18,6 +19,10 @@ nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& ba
 nlohmann::json scene_to_json(const Scene& scene);
 
 /// Writes the scene to `file`, mesh paths relative to its directory; throws InputError if it cannot.
+/// scene_to_json(scene, base_dir).dump(2) + "\n", byte for byte, built one body and one joint at a
+/// time rather than as one document (what save_scene writes).
+std::string scene_text(const Scene& scene, const std::filesystem::path& base_dir);
+
 void save_scene(const Scene& scene, const std::filesystem::path& file);
 
 }  // namespace affix
