@@ -21,6 +21,7 @@
 #include "affix/scene/generate/generated_scene.hpp"
 #include "affix/scene/generate/net.hpp"
 #include "affix/scene/generate/pile.hpp"
+#include "affix/scene/generate/pulley.hpp"
 #include "affix/scene/generate/tree.hpp"
 #include "affix/scene/generate/wrecking_ball.hpp"
 #include "affix/scene/scene_loader.hpp"
@@ -283,7 +284,106 @@ TEST(GenerateNet, SpheresJoinedToGridNeighboursWithTheCornersPinned) {
 
 TEST(GenerateNet, BadSizesNameTheOption) {
   expect_option_error([] { generate::net({.size = 1}); }, "--size 1");
-  expect_option_error([] { generate::net({.size = 317}); }, "--size 317");
+  expect_option_error([] { generate::net({.size = 1001}); }, "--size 1001");
+  expect_option_error([] { generate::net({.size = 708, .kind = generate::NetKind::links}); }, "--size 708");
+  expect_option_error([] { generate::parse_net_kind("knots"); }, "--kind knots");
+}
+
+TEST(GenerateNet, LinksAreTheEdgesAndEveryKnotJoinsTheLinksMeetingThere) {
+  for (const long long n : {2LL, 3LL, 6LL}) {
+    SCOPED_TRACE(n);
+    const Scene scene = generate::net({.size = n, .kind = generate::NetKind::links});
+    const long long links = 2 * n * (n - 1);
+    ASSERT_EQ(static_cast<long long>(scene.bodies.size()), links);
+    // Σ over knots of (links meeting there − 1) = 2·links − knots, and the four corner pins.
+    EXPECT_EQ(static_cast<long long>(scene.joints.size()), 2 * links - n * n + 4);
+    EXPECT_EQ(joints_to_world(scene), 4);
+    std::vector<int> ends(scene.bodies.size(), 0);  // joints at each link's ends (pins included)
+    for (const JointDef& joint : scene.joints) {
+      EXPECT_EQ(joint.type, JointType::ball);
+      // Every joint sits at a tip of its links: half a pitch (0.05 m) from each centre, along the link.
+      for (const int body : {joint.body1_index, joint.body2_index}) {
+        if (body < 0) continue;
+        ++ends[body];
+        const BodyDef& link = scene.bodies[body];
+        const Vec3 along = link.rotation.toRotationMatrix().col(2);
+        const Vec3 offset = joint.anchor - link.position;
+        EXPECT_NEAR(offset.norm(), 0.05, 1e-12) << joint.name;
+        EXPECT_NEAR(std::abs(offset.dot(along)), 0.05, 1e-12) << joint.name;
+      }
+    }
+    // Each link is joined at both ends: at least one joint at each.
+    for (std::size_t i = 0; i < ends.size(); ++i) EXPECT_GE(ends[i], 2) << scene.bodies[i].name;
+    expect_valid_start(scene);
+  }
+  // The size of He 2026 Fig. 14: about 30,000 links and 120,000 rows (here 3 per ball joint).
+  const Scene fig14 = generate::net({.size = 123, .kind = generate::NetKind::links});
+  EXPECT_EQ(fig14.bodies.size(), 30'012u);
+  EXPECT_EQ(3 * fig14.joints.size(), 134'697u);
+}
+
+// ------------------------------------------------------------------ pulley
+
+TEST(GeneratePulley, TwoRopesOverAHingedWheelTiedBelowByABarCloseOneLoop) {
+  for (const long long n : {2LL, 3LL, 20LL}) {
+    SCOPED_TRACE(n);
+    const Scene scene = generate::pulley({.links = n, .load_ratio = 3.0});
+    ASSERT_EQ(static_cast<long long>(scene.bodies.size()), 2 * n + 4);
+    ASSERT_EQ(static_cast<long long>(scene.joints.size()), 2 * n + 5);
+    EXPECT_EQ(joints_to_world(scene), 1);
+    EXPECT_EQ(scene.joints.front().type, JointType::hinge);  // the wheel's axle
+    // One loop: a connected joint graph (world included) with one joint more than a tree would have.
+    std::vector<int> parent(scene.bodies.size() + 1);
+    for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
+    const auto root = [&](int v) {
+      while (parent[v] != v) v = parent[v] = parent[parent[v]];
+      return v;
+    };
+    int cycles = 0;
+    for (const JointDef& joint : scene.joints) {
+      const int a = root(joint.body1_index + 1), b = root(joint.body2_index + 1);  // 0: the world
+      if (a == b) ++cycles;
+      parent[a] = b;
+    }
+    EXPECT_EQ(cycles, 1);
+    for (std::size_t v = 0; v < parent.size(); ++v) EXPECT_EQ(root(static_cast<int>(v)), root(0));
+    // The left load is R times the right one (same box, density ratio).
+    const auto load = [&](const std::string& name) {
+      return *std::find_if(scene.bodies.begin(), scene.bodies.end(), [&](const BodyDef& b) { return b.name == name; });
+    };
+    EXPECT_DOUBLE_EQ(load("left_load").density, 3.0 * load("right_load").density);
+    // Every joint's anchor is at the same point of both its bodies: the rope hangs straight, so each
+    // ball anchor lies on the axis of the links it joins and on a box's top or bottom face.
+    for (const JointDef& joint : scene.joints) {
+      if (joint.body2_index < 0) {
+        EXPECT_EQ(joint.anchor, scene.bodies[joint.body1_index].position);  // the wheel's centre
+        continue;
+      }
+      for (const int body : {joint.body1_index, joint.body2_index}) {
+        const BodyDef& b = scene.bodies[body];
+        const Vec3 local = b.rotation.toRotationMatrix().transpose() * (joint.anchor - b.position);
+        if (std::holds_alternative<CapsuleShape>(b.shape)) {
+          const auto& capsule = std::get<CapsuleShape>(b.shape);
+          EXPECT_NEAR(std::abs(local.z()), 0.5 * capsule.length + capsule.radius + (b.name == "bar" ? -0.015 : 0.0),
+                      1e-12)
+              << joint.name << " on " << b.name;
+        } else if (std::holds_alternative<BoxShape>(b.shape)) {
+          EXPECT_NEAR(std::abs(local.z()), 0.05, 1e-12) << joint.name << " on " << b.name;
+          EXPECT_NEAR(local.head<2>().norm(), 0.0, 1e-12) << joint.name << " on " << b.name;
+        } else {
+          EXPECT_NEAR(local.norm(), 0.36, 1e-12) << joint.name << " on the wheel, 0.06 m beyond its rim";
+        }
+      }
+    }
+    expect_valid_start(scene);
+  }
+}
+
+TEST(GeneratePulley, BadOptionsNameTheOption) {
+  expect_option_error([] { generate::pulley({.links = 1}); }, "--links 1");
+  expect_option_error([] { generate::pulley({.links = generate::kMaxBodies}); }, "--links");
+  expect_option_error([] { generate::pulley({.load_ratio = 0.0}); }, "--load-ratio 0");
+  expect_option_error([] { generate::pulley({.load_ratio = 1e4}); }, "--load-ratio 10000");
 }
 
 // ------------------------------------------------------------------ tree
@@ -317,7 +417,7 @@ TEST(GenerateTree, BadOptionsNameTheOption) {
   expect_option_error([] { generate::tree({.branching = 0}); }, "--branching 0");
   expect_option_error([] { generate::tree({.depth = 20, .branching = 3}); }, "--depth 20 --branching 3");
   expect_option_error([] { generate::tree({.depth = 1000, .branching = 1000}); }, "--depth 1000 --branching 1000");
-  EXPECT_EQ(generate::tree_body_count(99'999, 1), generate::kMaxBodies);
+  EXPECT_EQ(generate::tree_body_count(generate::kMaxBodies - 1, 1), generate::kMaxBodies);
 }
 
 // ------------------------------------------------------------------ pile

@@ -1,5 +1,5 @@
 // `affix generate KIND [options] --out FILE`: writes a scene file of one of the families that users and
-// benchmarks need (chain, net, tree, pile, drop, wrecking-ball), built by scene/generate/ and written
+// benchmarks need (chain, net, tree, pulley, pile, drop, wrecking-ball), built by scene/generate/ and written
 // with save_scene. Each kind is a subcommand owning its options; --out and the settings options belong
 // to `generate` and are reachable after the kind (CLI11 fallthrough).
 #include <CLI/CLI.hpp>
@@ -22,6 +22,7 @@
 #include "affix/scene/generate/generated_scene.hpp"
 #include "affix/scene/generate/net.hpp"
 #include "affix/scene/generate/pile.hpp"
+#include "affix/scene/generate/pulley.hpp"
 #include "affix/scene/generate/tree.hpp"
 #include "affix/scene/generate/wrecking_ball.hpp"
 #include "affix/scene/scene_writer.hpp"
@@ -38,13 +39,15 @@ struct GenerateArgs {
   generate::ChainOptions chain;
   std::string chain_joint = generate::to_string(generate::ChainOptions{}.joint);
   generate::NetOptions net;
+  std::string net_kind = generate::to_string(generate::NetOptions{}.kind);
+  generate::PulleyOptions pulley;
   generate::TreeOptions tree;
   generate::PileOptions pile;
   generate::DropOptions drop;
   generate::WreckingBallOptions wrecking_ball;
 };
 
-constexpr const char* kKinds = "chain, net, tree, pile, drop, wrecking-ball";
+constexpr const char* kKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball";
 
 CLI::App* add_kind(CLI::App& generate, const char* name, const char* description) {
   CLI::App* kind = generate.add_subcommand(name, description);
@@ -61,11 +64,17 @@ void add_kinds(CLI::App& generate, GenerateArgs& a) {
   chain->add_option("--joint", a.chain_joint, "Joint between links: ball or hinge")->capture_default_str();
 
   CLI::App* net = add_kind(generate, "net", "A square net of spheres on ball joints, pinned at its corners");
-  net->add_option("--size", a.net.size, "Spheres per side")->capture_default_str();
+  net->add_option("--size", a.net.size, "Knots per side")->capture_default_str();
+  net->add_option("--kind", a.net_kind, "spheres (a sphere per knot) or links (a capsule per edge, He 2026 Fig. 14)")
+      ->capture_default_str();
 
   CLI::App* tree = add_kind(generate, "tree", "A tree of spheres on ball joints hanging from a pinned root");
   tree->add_option("--depth", a.tree.depth, "Levels below the root")->capture_default_str();
   tree->add_option("--branching", a.tree.branching, "Children per node")->capture_default_str();
+
+  CLI::App* pulley = add_kind(generate, "pulley", "Two loads on ropes over a hinged wheel, tied below by a bar: a loop");
+  pulley->add_option("--links", a.pulley.links, "Links per rope")->capture_default_str();
+  pulley->add_option("--load-ratio", a.pulley.load_ratio, "Mass of the left load over the right")->capture_default_str();
 
   CLI::App* pile = add_kind(generate, "pile", "Boxes dropped from a loose jittered block onto the ground");
   pile->add_option("--boxes", a.pile.boxes, "Number of boxes")->capture_default_str();
@@ -86,7 +95,12 @@ Scene build(const std::string& kind, const GenerateArgs& a) {
     options.joint = generate::parse_chain_joint(a.chain_joint);
     return generate::chain(options);
   }
-  if (kind == "net") return generate::net(a.net);
+  if (kind == "net") {
+    generate::NetOptions options = a.net;
+    options.kind = generate::parse_net_kind(a.net_kind);
+    return generate::net(options);
+  }
+  if (kind == "pulley") return generate::pulley(a.pulley);
   if (kind == "tree") return generate::tree(a.tree);
   if (kind == "pile") return generate::pile(a.pile);
   if (kind == "drop") return generate::drop(a.drop);

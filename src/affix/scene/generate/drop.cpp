@@ -40,7 +40,7 @@ const std::array<Kind, 5>& kinds() {
 }  // namespace
 
 Scene drop(const DropOptions& options) {
-  require_count("--bodies", options.bodies, 1, kMaxBodies);
+  require_count("--bodies", options.bodies, 1, kMaxContactBodies);
   require_count("--seed", options.seed, 0, std::numeric_limits<long long>::max());
   Scene scene = make_scene("drop");
   scene.ground = Ground{};

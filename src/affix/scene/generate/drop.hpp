@@ -13,7 +13,7 @@
 namespace affix::generate {
 
 struct DropOptions {
-  long long bodies = 20;    ///< --bodies, 1 … kMaxBodies
+  long long bodies = 20;    ///< --bodies, 1 … kMaxContactBodies
   long long seed = 1;       ///< --seed, ≥ 0
 };
 

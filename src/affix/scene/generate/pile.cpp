@@ -21,7 +21,7 @@ constexpr double kDensity = 500.0; // kg/m³: wood
 }  // namespace
 
 Scene pile(const PileOptions& options) {
-  require_count("--boxes", options.boxes, 1, kMaxBodies);
+  require_count("--boxes", options.boxes, 1, kMaxContactBodies);
   require_count("--seed", options.seed, 0, std::numeric_limits<long long>::max());
   Scene scene = make_scene("pile");
   scene.ground = Ground{};

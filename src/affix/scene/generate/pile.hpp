@@ -14,7 +14,7 @@
 namespace affix::generate {
 
 struct PileOptions {
-  long long boxes = 20;     ///< --boxes, 1 … kMaxBodies
+  long long boxes = 20;     ///< --boxes, 1 … kMaxContactBodies
   long long seed = 1;       ///< --seed, ≥ 0
 };
 

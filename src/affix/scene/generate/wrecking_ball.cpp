@@ -50,7 +50,7 @@ double add_wall(Scene& scene, long long blocks) {
 }  // namespace
 
 Scene wrecking_ball(const WreckingBallOptions& options) {
-  require_count("--blocks", options.blocks, 1, kMaxBodies - kRopeAllowance);
+  require_count("--blocks", options.blocks, 1, kMaxContactBodies - kRopeAllowance);
   Scene scene = make_scene("wrecking_ball");
   scene.ground = Ground{};
   const double wall_height = add_wall(scene, options.blocks);

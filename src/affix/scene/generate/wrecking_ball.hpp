@@ -16,7 +16,7 @@
 namespace affix::generate {
 
 struct WreckingBallOptions {
-  long long blocks = 20;  ///< --blocks, 1 … kMaxBodies − 1000 (the rope and ball take the rest)
+  long long blocks = 20;  ///< --blocks, 1 … kMaxContactBodies − 1000 (the rope and ball take the rest)
 };
 
 Scene wrecking_ball(const WreckingBallOptions& options);
