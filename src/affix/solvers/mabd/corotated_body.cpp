@@ -143,6 +143,23 @@ void CoRotation::set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma) 
   gain_ = twisted_ ? Mat3((Mat3::Identity() + h2_gamma * factor.twist_compliance).inverse() * h2_gamma) : Mat3::Zero();
 }
 
+/// Q X or Qᵀ X on columns: Q = diag(R, R ⊗ I₃) mixes the p rows by R and the three row-blocks of A by R.
+Columns12 rotate_columns(const Mat3& R, const Columns12& X) {
+  Columns12 Y(12, X.cols());
+  Y.topRows<3>().noalias() = R * X.topRows<3>();
+  for (int i = 0; i < 3; ++i)
+    Y.middleRows<3>(3 + 3 * i) = R(i, 0) * X.middleRows<3>(3) + R(i, 1) * X.middleRows<3>(6) + R(i, 2) * X.middleRows<3>(9);
+  return Y;
+}
+
+Columns12 CoRotation::solve(const CorotatedFactor& factor, const Columns12& X) const {
+  const Columns12 Y = rotate_columns(R_.transpose(), X);
+  Columns12 Z(12, X.cols());
+  Z.noalias() = factor.inverse * Y;
+  if (twisted_) Z.noalias() -= factor.twist_response * (gain_ * (factor.twist_response.transpose() * Y));
+  return rotate_columns(R_, Z);
+}
+
 Vec12 CoRotation::solve(const CorotatedFactor& factor, const Vec12& x) const {
   const Vec12 y = apply_transpose(x);
   Vec12 z = factor.inverse * y;

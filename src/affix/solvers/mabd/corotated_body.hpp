@@ -36,7 +36,8 @@
 // tension of a long chain at h = 10⁻² has h²Γ ≈ h² T ℓ about 10³ × m r², and Newton without it steps
 // rotations as if they cost only inertia, which stretches the links more each step until they blow up
 // (the instability Andrews 2017 §3 describes for stiff constraints without geometric stiffness). Compressive
-// twists (τ < 0) are clamped to 0, so H stays positive definite. Since Γ is 3×3, H⁻¹ keeps H₀⁻¹ and adds
+// twists (τ < 0) are clamped to 0, so H stays positive definite. The solver reads Γ at the last step's
+// state rather than at the iterate (MabdSimulator::update_twist says why). Since Γ is 3×3, H⁻¹ keeps H₀⁻¹ and adds
 // a rank-3 Woodbury term with the constants Z = H₀⁻¹U₀, W = U₀ᵀZ of each factor:
 //   (H₀ + h²U₀ΓU₀ᵀ)⁻¹ = H₀⁻¹ − Z K Zᵀ,  K = (I + h²Γ W)⁻¹ h²Γ   (3×3 per body and iteration).
 // `normalize` uses St. Venant–Kirchhoff's p_i = s_i(2μE_i + λ ΣE), E_i = ½(s_i² − 1), in the frame
@@ -81,6 +82,10 @@ const Eigen::Matrix<double, 12, 3>& twist_basis();
 /// Γ of the header: the body's twist stiffness at A with rotation R, in body axial coordinates, ≥ 0.
 Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind);
 
+/// Up to 6 columns of 12 DOFs (a joint side's rows transposed, or their responses H⁻¹Gᵀ): fixed
+/// capacity, so no solve allocates.
+using Columns12 = Eigen::Matrix<double, 12, Eigen::Dynamic, Eigen::ColMajor, 12, 6>;
+
 /// A body's co-rotation at one Newton iterate: Q of the header, applied without forming it.
 class CoRotation {
  public:
@@ -93,6 +98,8 @@ class CoRotation {
   Vec12 apply_transpose(const Vec12& x) const;
   /// H⁻¹ x = Q (H₀⁻¹ − Z K Zᵀ) Qᵀ x (He 2026 Alg. 1, with the twist term of the header).
   Vec12 solve(const CorotatedFactor& factor, const Vec12& x) const;
+  /// H⁻¹ X for up to 6 columns at once (one product with H₀⁻¹ for all of them).
+  Columns12 solve(const CorotatedFactor& factor, const Columns12& X) const;
   /// H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ in full (for structured solvers that accumulate articulated matrices).
   Mat12 hessian(const CorotatedFactor& factor) const;
 

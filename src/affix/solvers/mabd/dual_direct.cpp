@@ -22,7 +22,7 @@ Eigen::SparseMatrix<double> assemble(const DualMatrix& dual, const std::vector<i
   // Each pair of joints that share a body, once, in both triangles (block() sums over shared bodies).
   std::vector<std::pair<int, int>> pairs;
   for (int b = 0; b < static_cast<int>(system.bodies.size()); ++b) {
-    const std::vector<int>& joints = dual.joints_of(b);  // ascending
+    const std::span<const int> joints = dual.joints_of(b);  // ascending
     for (std::size_t x = 0; x < joints.size(); ++x)
       for (std::size_t y = x + 1; y < joints.size(); ++y) pairs.emplace_back(joints[x], joints[y]);
   }

@@ -1,29 +1,27 @@
 #include "affix/solvers/mabd/dual_matrix.hpp"
 
+#include <array>
+
 namespace affix {
-namespace {
-
-/// H_b⁻¹ Gᵀ, a column per row of G.
-ResponseBlock solve_rows(const KktBody& body, const CompactBlock& G) {
-  ResponseBlock W(12, G.rows());
-  for (int r = 0; r < G.rows(); ++r) W.col(r) = body.solve(G.row(r).transpose());
-  return W;
-}
-
-}  // namespace
 
 DualMatrix::DualMatrix(const KktSystem& system)
-    : system_(system), responses_(system.joints.size()), joints_of_body_(system.bodies.size()) {
+    : system_(system), responses_(system.joints.size()), joint_start_(system.bodies.size() + 1, 0) {
+  // The joints of each body in one flat array (counted, then filled in joint order: ascending).
+  const auto sides = [](const KktJoint& joint) {
+    return std::array<int, 2>{joint.body1, joint.body2 != joint.body1 ? joint.body2 : -1};
+  };
+  for (const KktJoint& joint : system.joints)
+    for (int b : sides(joint))
+      if (b >= 0) ++joint_start_[b + 1];
+  for (std::size_t b = 0; b < system.bodies.size(); ++b) joint_start_[b + 1] += joint_start_[b];
+  joint_list_.resize(joint_start_.back());
+  std::vector<int> next(joint_start_.begin(), joint_start_.end() - 1);
   for (int j = 0; j < static_cast<int>(system.joints.size()); ++j) {
     const KktJoint& joint = system.joints[j];
-    if (joint.body1 >= 0) {
-      responses_[j].W1 = solve_rows(system.bodies[joint.body1], joint.G1);
-      joints_of_body_[joint.body1].push_back(j);
-    }
-    if (joint.body2 >= 0) {
-      responses_[j].W2 = solve_rows(system.bodies[joint.body2], joint.G2);
-      if (joint.body2 != joint.body1) joints_of_body_[joint.body2].push_back(j);
-    }
+    for (int b : sides(joint))
+      if (b >= 0) joint_list_[next[b]++] = j;
+    if (joint.body1 >= 0) responses_[j].W1 = system.bodies[joint.body1].solve_rows(joint.G1);
+    if (joint.body2 >= 0) responses_[j].W2 = system.bodies[joint.body2].solve_rows(joint.G2);
   }
 }
 

@@ -1,14 +1,15 @@
 #pragma once
 // The pieces of the dual system D λ = r of a KktSystem (He 2026 Eq. 28), shared by every dual solver:
-// each joint side's response W = H_b⁻¹ G_jbᵀ (one co-rotated solve per row: Alg. 1), the blocks
+// each joint side's response W = H_b⁻¹ G_jbᵀ (one co-rotated solve for all its rows: Alg. 1), the blocks
 // D_jk = Σ_b G_jb W_kb, and r = C + G Δq_free.
+#include <span>
 #include <vector>
 
 #include "affix/solvers/mabd/kkt_system.hpp"
 
 namespace affix {
 
-using ResponseBlock = Eigen::Matrix<double, 12, Eigen::Dynamic, Eigen::ColMajor, 12, 6>;
+using ResponseBlock = Columns12;
 using DualBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;
 
 /// H_b⁻¹ G_jbᵀ of a joint's two sides (empty for a side without a moving body).
@@ -24,7 +25,9 @@ class DualMatrix {
   const KktSystem& system() const { return system_; }
   const JointResponse& response(int j) const { return responses_[j]; }
   /// The joints that move body b, ascending.
-  const std::vector<int>& joints_of(int body) const { return joints_of_body_[body]; }
+  std::span<const int> joints_of(int body) const {
+    return {joint_list_.data() + joint_start_[body], joint_list_.data() + joint_start_[body + 1]};
+  }
 
   /// D_jk (m_j × m_k): 0 unless j and k share a moving body.
   DualBlock block(int j, int k) const;
@@ -34,7 +37,7 @@ class DualMatrix {
  private:
   const KktSystem& system_;
   std::vector<JointResponse> responses_;
-  std::vector<std::vector<int>> joints_of_body_;
+  std::vector<int> joint_start_, joint_list_;  // joints_of(b) = joint_list_[joint_start_[b], joint_start_[b + 1])
 };
 
 }  // namespace affix

@@ -33,6 +33,10 @@ struct KktBody {
 
   Vec12 solve(const Vec12& x) const { return dense ? Vec12(dense->factor.solve(x)) : rotation.solve(*factor, x); }  ///< H⁻¹ x
   Mat12 hessian() const { return dense ? dense->matrix : rotation.hessian(*factor); }  ///< H in full
+  /// H⁻¹ Gᵀ for a joint side's rows G (12 × rows).
+  Columns12 solve_rows(const CompactBlock& G) const {
+    return dense ? Columns12(dense->factor.solve(G.transpose())) : rotation.solve(*factor, Columns12(G.transpose()));
+  }
 };
 
 /// A joint's rows on its (at most two) moving bodies. A side on the world or on a fixed or kinematic

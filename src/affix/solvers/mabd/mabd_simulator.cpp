@@ -147,6 +147,8 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     if (moving_index_[j.body1] >= 0 || (j.body2 >= 0 && moving_index_[j.body2] >= 0)) active_joints_.push_back(k);
   }
   limits_ = JointLimits(*model_, edges_, active_joints_, q_);
+  twist_.assign(n, Mat3::Zero());
+  for (int i : moving_bodies_) update_twist(i, CoRotation(state_matrix(q_[i]), settings_.rotation).rotation());
   force_points_ = force_rest_points(model_->forces, bodies_);
   scene_size_ = scene_size(bodies_);
   system_.bodies.reserve(moving_bodies_.size());
@@ -163,8 +165,7 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
   for (int i : moving_bodies_) {
     const AffineBody& b = bodies_[i];
     KktBody body{&factors_[factor_of_[i]], CoRotation(state_matrix(q[i]), settings_.rotation), Vec12::Zero()};
-    body.rotation.set_twist(*body.factor, h2 * twist_stiffness(state_matrix(q[i]), body.rotation.rotation(), b.volume,
-                                                               lame_[i], settings_.rotation));
+    body.rotation.set_twist(*body.factor, twist_[i]);
     // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header)
     body.gradient = b.mass_matrix * (q[i] - q_tilde[i]) +
                     h2 * (elastic_gradient(q[i], body.rotation.rotation(), b.volume, lame_[i], settings_.rotation) -
@@ -255,6 +256,7 @@ StepStats MabdSimulator::step() {
     const Mat3 R = CoRotation(state_matrix(q_[i]), settings_.rotation).rotation();
     stats.potential_energy += linear_potential(loads_[i], q_[i]) +
                               elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
+    update_twist(i, R);
   }
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
   return stats;
@@ -274,6 +276,12 @@ void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
     dense.factor.compute(dense.matrix);  // SPD: Q H₀ Qᵀ is, and the penalty block is PSD
     body.dense = &dense;
   }
+}
+
+void MabdSimulator::update_twist(int i, const Mat3& R) {
+  if (factor_of_[i] < 0) return;  // prescribed
+  const double h = model_->settings.dt;
+  twist_[i] = h * h * twist_stiffness(state_matrix(q_[i]), R, bodies_[i].volume, lame_[i], settings_.rotation);
 }
 
 void MabdSimulator::check_finite(const std::vector<Vec12>& q) const {

@@ -45,6 +45,12 @@ class MabdSimulator final : public Simulator {
   /// The KKT system of one Newton iteration at q.
   void build_system(const std::vector<Vec12>& q, const std::vector<Vec12>& q_tilde, const std::vector<Vec12>& loads);
   void check_finite(const std::vector<Vec12>& q) const;
+  /// The twist stiffness of body i at its state q_[i] with rotation R (corotated_body.hpp), kept for the
+  /// next step's iterations. Lagged like Andrews 2017's geometric stiffness, which reads the last step's
+  /// constraint forces: the stress of the converged state is the body's real load, whereas the prediction
+  /// q̃ = qⁿ + h q̇ⁿ is stretched by (hω)²/2 along every rotation, a spurious stress of E(hω)²/2 that
+  /// would make one Newton iteration resist rotation and slow every swinging body down.
+  void update_twist(int i, const Mat3& R);
   /// Adds the penalty contacts at q to system_'s bodies: h²∇E to g, and h²∇²E to H, factorised densely
   /// for the bodies it touches (penalty_contact.hpp).
   void add_penalty_contact(const std::vector<Vec12>& q);
@@ -62,6 +68,7 @@ class MabdSimulator final : public Simulator {
   std::vector<Vec3> force_points_;           // rest-frame application point of each force
   std::vector<Vec12> loads_;                 // per body: gravity (the forces are added per step)
   std::vector<Vec12> q_, qdot_;              // per body
+  std::vector<Mat3> twist_;                  // per body: h²Γ at the start of the step (lagged_twist)
   KktSystem system_;
   JointLimits limits_;                       // clamps of out-of-range joint DOFs (joint_limits.hpp)
   std::unique_ptr<PenaltyContact> contact_;  // ground and body–body penalty contact
