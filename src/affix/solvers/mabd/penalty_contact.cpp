@@ -4,7 +4,11 @@
 #include <cmath>
 #include <limits>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
 #include "affix/body/collision_filter.hpp"
+#include "affix/ccd/additive_ccd.hpp"
 #include "affix/distance/edge_edge_mollifier.hpp"
 #include "affix/energy/contact_barrier.hpp"
 #include "affix/math/psd_projection.hpp"
@@ -23,6 +27,12 @@ WorldVertices all_world_vertices(const std::vector<AffineBody>& bodies, const st
   }
   return x;
 }
+
+/// ACCD's minimum separation ratio: a cut update keeps each pair at least this fraction of its gap.
+constexpr double kSeparation = 0.1;
+/// ACCD's trial steps per pair: a pair sliding at distance d over L needs ~L/d of them (additive_ccd.hpp),
+/// and pressed contacts reach d ≪ ξ; the capped toi is short, never unsafe, and the step iterates again.
+constexpr int kCcdIterations = 64;
 
 }  // namespace
 
@@ -85,20 +95,79 @@ double PenaltyContact::stiffness(int i, int j) const {
   return kPenaltyStiffnessFactor * m / (h_ * h_);
 }
 
-std::vector<ContactStencil> PenaltyContact::stencils(const WorldVertices& x) const {
-  if (!any_pairs_) return {};
-  // Candidates whose primitive boxes, inflated by ξ, meet (sort-and-sweep, i-AABB, uniform grid), reduced to
-  // the stencils within ξ: sorted, so the sums below run in one order on any thread count.
-  const std::vector<ContactCandidate> candidates = find_contact_candidates(bodies_, edges_, x, nullptr, thickness_);
-  return active_stencils(bodies_, edges_, candidates, x, thickness_);
+void PenaltyContact::broad_phase(const WorldVertices& x0, const WorldVertices& x1) {
+  if (slack_ < 0.0) slack_ = thickness_;
+  box_min_ = x0;
+  box_max_ = x0;
+  for (std::size_t i = 0; i < x0.size(); ++i)
+    for (std::size_t v = 0; v < x0[i].size(); ++v) {
+      box_min_[i][v] = box_min_[i][v].cwiseMin(x1[i][v]);
+      box_max_[i][v] = box_max_[i][v].cwiseMax(x1[i][v]);
+    }
+  // Boxes inflated by ξ + σ each: pairs within ξ + 2σ of each other's swept boxes (header).
+  candidates_ = find_contact_candidates(bodies_, edges_, x0, &x1, thickness_ + slack_);
+  ++broad_phases_;
+}
+
+bool PenaltyContact::covers(const WorldVertices& x) const {
+  if (slack_ < 0.0) return false;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (std::size_t v = 0; v < x[i].size(); ++v)
+      if (((box_min_[i][v] - x[i][v]).array() > slack_).any() || ((x[i][v] - box_max_[i][v]).array() > slack_).any())
+        return false;
+  return true;
+}
+
+void PenaltyContact::begin_step(const std::vector<Vec12>& q_start, const std::vector<Vec12>& q_end) {
+  last_q_.clear();
+  if (!any_pairs_) return;
+  const WorldVertices x0 = all_world_vertices(bodies_, q_start), x1 = all_world_vertices(bodies_, q_end);
+  // σ (header): small, since a margin wider than a mesh's primitives pairs every primitive of two near
+  // bodies (a ¼-motion margin made the collapsing tree 8× slower); a larger correction redoes the phase.
+  slack_ = 2.0 * thickness_;
+  broad_phase(x0, x1);
+}
+
+double PenaltyContact::max_step(const std::vector<Vec12>& q, const std::vector<Vec12>& dq) {
+  if (!any_pairs_) return 1.0;
+  std::vector<Vec12> q1 = q;
+  for (std::size_t i = 0; i < q.size(); ++i) q1[i] += dq[i];
+  const WorldVertices x0 = all_world_vertices(bodies_, q), x1 = all_world_vertices(bodies_, q1);
+  if (!covers(x0) || !covers(x1)) broad_phase(x0, x1);  // a vertex's path lies in its (convex) box
+  const auto toi = [&](const ContactCandidate& c) {
+    const auto pos = [&](int body, int v) -> const Vec3& { return x0[body][v]; };
+    const auto disp = [&](int body, int v) { return Vec3(x1[body][v] - x0[body][v]); };
+    if (c.kind == CandidateKind::vertex_face) {
+      const auto& f = bodies_[c.body_b].mesh->faces[c.prim_b];
+      return point_triangle_accd(pos(c.body_a, c.prim_a), pos(c.body_b, f[0]), pos(c.body_b, f[1]),
+                                 pos(c.body_b, f[2]), disp(c.body_a, c.prim_a), disp(c.body_b, f[0]),
+                                 disp(c.body_b, f[1]), disp(c.body_b, f[2]), kSeparation, 1.0, kCcdIterations)
+          .toi;
+    }
+    const auto& ea = edges_[c.body_a][c.prim_a];
+    const auto& eb = edges_[c.body_b][c.prim_b];
+    return edge_edge_accd(pos(c.body_a, ea[0]), pos(c.body_a, ea[1]), pos(c.body_b, eb[0]), pos(c.body_b, eb[1]),
+                          disp(c.body_a, ea[0]), disp(c.body_a, ea[1]), disp(c.body_b, eb[0]), disp(c.body_b, eb[1]),
+                          kSeparation, 1.0, kCcdIterations)
+        .toi;
+  };
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, candidates_.size()), 1.0,
+      [&](const tbb::blocked_range<std::size_t>& r, double alpha) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) alpha = std::min(alpha, toi(candidates_[k]));
+        return alpha;
+      },
+      [](double a, double b) { return std::min(a, b); });
 }
 
 PenaltyContact::Proximity PenaltyContact::evaluate(const std::vector<Vec12>& q) {
+  if (!last_q_.empty() && last_q_ == q) return last_;
   Proximity prox;
   prox.min_distance = std::numeric_limits<double>::infinity();
   std::fill(touched_.begin(), touched_.end(), 0);
   ground_active_.clear();
   pair_active_.clear();
+  last_q_.clear();
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (bodies_[i].is_dirichlet()) continue;
     gradient_[i].setZero();
@@ -119,9 +188,17 @@ PenaltyContact::Proximity PenaltyContact::evaluate(const std::vector<Vec12>& q) 
       ground_active_.push_back({static_cast<int>(i), static_cast<int>(&x_bar - bodies_[i].mesh->vertices.data())});
     }
   }
-  if (!any_pairs_) return prox;
+  if (any_pairs_) add_pairs(q, prox);
+  last_q_ = q;
+  last_ = prox;
+  return prox;
+}
+
+void PenaltyContact::add_pairs(const std::vector<Vec12>& q, Proximity& prox) {
   const WorldVertices x = all_world_vertices(bodies_, q);
-  for (const ContactStencil& s : stencils(x)) {
+  if (!covers(x)) broad_phase(x, x);  // outside the step's boxes (or no step begun): redo it here
+  // The candidates reduced to the stencils within ξ: sorted, so the sums below run in one order always.
+  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, thickness_)) {
     const Vec12 positions = stencil_positions(s, x);
     const int a = s.body_a(), b = s.body_b();
     const StencilDerivatives p = stencil_penalty(s, positions, thickness_, stiffness(a, b));
@@ -150,10 +227,10 @@ PenaltyContact::Proximity PenaltyContact::evaluate(const std::vector<Vec12>& q) 
       }
     }
   }
-  return prox;
 }
 
 bool PenaltyContact::sees_new_contacts(const std::vector<Vec12>& q) {
+  if (!last_q_.empty() && last_q_ == q) return false;  // the last evaluation's point: nothing new
   const std::vector<std::array<int, 2>> ground_before = std::move(ground_active_);
   const std::vector<ContactStencil> pairs_before = std::move(pair_active_);
   evaluate(q);
@@ -168,7 +245,8 @@ double PenaltyContact::energy(const std::vector<Vec12>& q) const {
       total += ground_penalty(bodies_[i], q[i], ground_->height, stiffness(static_cast<int>(i), -1)).value;
   if (!any_pairs_) return total;
   const WorldVertices x = all_world_vertices(bodies_, q);
-  for (const ContactStencil& s : stencils(x))
+  const auto candidates = find_contact_candidates(bodies_, edges_, x, nullptr, thickness_);
+  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates, x, thickness_))
     total += stencil_penalty(s, stencil_positions(s, x), thickness_, stiffness(s.body_a(), s.body_b())).value;
   return total;
 }

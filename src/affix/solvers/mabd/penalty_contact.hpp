@@ -13,7 +13,25 @@
 //       E_s = −k (ξ − d) / (2d),   E_ss = k ξ / (4 d³),   ∇E = E_s ∇s,  ∇²E = E_ss ∇s∇sᵀ + E_s ∇²s,
 //     times the parallel-edge mollifier for edge–edge (as the barrier, contact_barrier.hpp), the stencil
 //     Hessian projected to PSD, then mapped to each body's 12 DOFs through J(x̄) (J is constant).
-// The meshes only cross once a contact is deeper than ξ, so a body–body contact is not intersection-free.
+// Unsigned distance has no inside: a stencil stepped across (d through 0) would push the wrong way, and
+// stepping over the ξ shell skips the penalty altogether; crossed edge pairs then pull a body's vertices
+// every way (a collapsing tree of spheres passed through itself). So no Newton update may cross a body–body stencil: every update — the initial guess
+// qⁿ → q̃ and each Δq — is cut to α Δq, α the additive-CCD bound (Li 2021; additive_ccd.hpp, s = 0.1) of
+// the candidates along it (max_step), as in IPC's line search. The meshes then stay intersection-free
+// (from an intersection-free start, prescribed bodies apart: they go to their state regardless), every
+// distance stays > 0 and ∇d keeps its side, and a contact too fast for the penalty (kξ per stencil) is
+// stopped, not passed through: the cut step is an inelastic impact. A cut step is not a converged one:
+// the step takes another iteration (≤ kMaxContactPasses), which sees the contact in its penalty.
+// α scales every moving body's update alike, so rows linear in q (ball, the point rows of every joint)
+// stay exact where they were, C(q + αΔq) = (1 − α) C(q) = C(q) = 0 only if C(q) = 0; nonlinear rows
+// (the hinge's axis rows) keep a second-order error α(1 − α)O(‖Δq‖²) until the next iteration.
+// The ground is a signed half-space (δ grows without bound below it), so it needs no CCD.
+//
+// One broad phase per step. begin_step sweeps every vertex's box from the start of the step to q̃ and
+// inflates it by ξ + σ, σ = 2ξ: while every vertex stays within σ of
+// its swept box, any two primitives within ξ (or meeting along an update) had boxes within ξ + 2σ, so
+// they are among the candidates, and the iterations, the new-contact check, the CCD and the statistics
+// all reuse them. A vertex that leaves (a Newton correction larger than σ) redoes the broad phase there.
 //
 // Keeping H block diagonal. A body–body stencil's Hessian on its two moving bodies is [A B; Bᵀ C] (PSD).
 // Dropping B would leave H block diagonal, so the dual-space KKT solve (kkt_system.hpp) is unchanged —
@@ -75,9 +93,16 @@ class PenaltyContact {
     double energy = 0.0;  ///< Σ E (J)
   };
 
+  /// The step's broad phase (header): candidates of the motion from q_start (every body at the start of
+  /// the step, prescribed ones at their new state) to q_end (the initial guess).
+  void begin_step(const std::vector<Vec12>& q_start, const std::vector<Vec12>& q_end);
+  /// The largest α ∈ [0, 1] such that q + α dq crosses no body–body stencil (additive CCD, header); 1
+  /// when nothing is near. dq is zero for prescribed bodies.
+  double max_step(const std::vector<Vec12>& q, const std::vector<Vec12>& dq);
+
   /// Evaluates every contact at q (all bodies, prescribed ones at their prescribed state). Afterwards
   /// gradient(i)/hessian(i) are body i's ∇E and its block of ∇²E (majorised, header), zero when
-  /// touches(i) is false.
+  /// touches(i) is false. Repeated at the same q, it returns the last result.
   Proximity evaluate(const std::vector<Vec12>& q);
   bool touches(int i) const { return touched_[i] != 0; }
   /// Evaluates at q and says whether a contact is active there that was not at the last evaluation:
@@ -87,14 +112,22 @@ class PenaltyContact {
   bool sees_new_contacts(const std::vector<Vec12>& q);
   const Vec12& gradient(int i) const { return gradient_[i]; }
   const Mat12& hessian(int i) const { return hessian_[i]; }
-  /// Σ E at q (J), for the statistics' potential energy and tests.
+  /// Σ E at q (J), for tests (a broad phase of its own).
   double energy(const std::vector<Vec12>& q) const;
   /// Stiffness of a contact between model bodies i and j (j = −1: the ground).
   double stiffness(int i, int j) const;
   double thickness() const { return thickness_; }
+  /// Broad phases run so far (begin_step's and the redone ones), for tests.
+  int broad_phases() const { return broad_phases_; }
+  std::size_t candidate_count() const { return candidates_.size(); }
 
  private:
-  std::vector<ContactStencil> stencils(const WorldVertices& x) const;
+  /// Candidates of the vertex motion x0 → x1, with the swept boxes they cover (header).
+  void broad_phase(const WorldVertices& x0, const WorldVertices& x1);
+  /// Every vertex within σ of its swept box, so the candidates still hold.
+  bool covers(const WorldVertices& x) const;
+  /// The body–body stencils within ξ at q into prox, gradient_ and hessian_.
+  void add_pairs(const std::vector<Vec12>& q, Proximity& prox);
 
   const std::vector<AffineBody>& bodies_;
   std::optional<Ground> ground_;
@@ -103,6 +136,12 @@ class PenaltyContact {
   double h_;
   bool any_pairs_ = false;  // some body pair may collide at all
   std::vector<std::vector<std::array<int, 2>>> edges_;
+  std::vector<ContactCandidate> candidates_;  // of the current broad phase
+  WorldVertices box_min_, box_max_;           // each vertex's swept box of that broad phase
+  double slack_ = -1.0;                       // σ; negative: no broad phase yet
+  int broad_phases_ = 0;
+  std::vector<Vec12> last_q_;  // the last evaluate's q and result
+  Proximity last_;
   std::vector<char> touched_;
   std::vector<std::array<int, 2>> ground_active_;  // (body, vertex) below the ground, sorted
   std::vector<ContactStencil> pair_active_;         // body–body stencils within ξ, sorted
