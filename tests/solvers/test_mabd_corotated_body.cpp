@@ -486,7 +486,7 @@ TEST(MabdSettings, BadValuesNameTheFileAndTheJsonPath) {
   EXPECT_EQ(read_error(json::parse(R"({ "iterations": 2, "beta": 2 })")),
             at + "beta: unknown field (expected one of: youngs_modulus, poisson_ratio, iterations, tolerance, "
                  "rotation, dual_solver, gauss_seidel_tolerance, gauss_seidel_iterations, contact_stiffness, "
-                 "contact_thickness)");
+                 "contact_thickness, body_contact)");
   EXPECT_EQ(read_error(json::parse(R"([1, 2])")), kFile.string() + ": settings.mabd: expected an object, got [1, 2]");
 }
 

@@ -165,7 +165,7 @@ TEST(MabdPenaltyContact, BodyBlocksAreTheCoupledGradientAndTwiceTheDiagonalHessi
   const std::vector<AffineBody> bodies = boxes(2);
   const std::vector<Vec12> q = touching_states();
   const double xi = 0.01, k = 500.0, h = 0.01;
-  PenaltyContact contact(bodies, std::nullopt, xi, k, h);
+  PenaltyContact contact(bodies, std::nullopt, true, xi, k, h);
   const PenaltyContact::Proximity prox = contact.evaluate(q);
   ASSERT_GT(prox.active, 0);
   EXPECT_NEAR(prox.min_distance, 0.004, 1e-12);
@@ -201,7 +201,7 @@ TEST(MabdPenaltyContact, BodyBlocksAreTheCoupledGradientAndTwiceTheDiagonalHessi
 TEST(MabdPenaltyContact, AFixedBodyTakesNoShareAndItsMovingPartnerKeepsItsBlockOnce) {
   const std::vector<AffineBody> bodies = boxes(2, /*first_fixed=*/true);
   const std::vector<Vec12> q = touching_states();
-  PenaltyContact contact(bodies, std::nullopt, 0.01, 500.0, 0.01);
+  PenaltyContact contact(bodies, std::nullopt, true, 0.01, 500.0, 0.01);
   contact.evaluate(q);
   EXPECT_FALSE(contact.touches(0));
   ASSERT_TRUE(contact.touches(1));
@@ -213,10 +213,10 @@ TEST(MabdPenaltyContact, AFixedBodyTakesNoShareAndItsMovingPartnerKeepsItsBlockO
 
 TEST(MabdPenaltyContact, DefaultStiffnessIsAHundredTimesTheHeaviestMovingMassOverHSquared) {
   const std::vector<AffineBody> bodies = boxes(2, /*first_fixed=*/true);
-  const PenaltyContact contact(bodies, Ground{}, 0.01, std::nullopt, 0.01);
+  const PenaltyContact contact(bodies, Ground{}, true, 0.01, std::nullopt, 0.01);
   EXPECT_DOUBLE_EQ(contact.stiffness(1, -1), 100.0 * bodies[1].mass / 1e-4);
   EXPECT_DOUBLE_EQ(contact.stiffness(0, 1), 100.0 * bodies[1].mass / 1e-4);  // the fixed one does not count
-  EXPECT_DOUBLE_EQ(PenaltyContact(bodies, Ground{}, 0.01, 7.0, 0.01).stiffness(0, 1), 7.0);
+  EXPECT_DOUBLE_EQ(PenaltyContact(bodies, Ground{}, true, 0.01, 7.0, 0.01).stiffness(0, 1), 7.0);
 }
 
 // ------------------------------------------------------------------------------------ settings
@@ -231,6 +231,8 @@ Settings settings_of(const nlohmann::json& mabd) {
 TEST(MabdPenaltyContact, SettingsAreReadAndCheckedWithTheirJsonPath) {
   EXPECT_FALSE(read_mabd_settings(settings_of(nlohmann::json::object()), "dir/scene.json").contact_stiffness);
   EXPECT_EQ(read_mabd_settings(settings_of(nlohmann::json::object()), "dir/scene.json").contact_thickness, 1e-3);
+  EXPECT_FALSE(read_mabd_settings(settings_of(nlohmann::json::object()), "dir/scene.json").body_contact);
+  EXPECT_TRUE(read_mabd_settings(settings_of({{"body_contact", true}}), "dir/scene.json").body_contact);
   const MabdSettings s = read_mabd_settings(settings_of({{"contact_stiffness", 2e6}, {"contact_thickness", 0.002}}),
                                             "dir/scene.json");
   EXPECT_EQ(s.contact_stiffness, 2e6);

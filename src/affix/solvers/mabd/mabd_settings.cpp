@@ -27,7 +27,7 @@ MabdSettings read_mabd(const JsonReader& value) {
   const ObjectReader obj(value,
                          {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "rotation", "dual_solver",
                           "gauss_seidel_tolerance", "gauss_seidel_iterations",
-                          "contact_stiffness", "contact_thickness"});
+                          "contact_stiffness", "contact_thickness", "body_contact"});
   MabdSettings s;
   if (auto v = obj.find("youngs_modulus")) s.youngs_modulus = v->positive();
   if (auto v = obj.find("poisson_ratio")) {
@@ -42,6 +42,7 @@ MabdSettings read_mabd(const JsonReader& value) {
   if (auto v = obj.find("gauss_seidel_iterations")) s.gauss_seidel_iterations = v->integer_at_least(1);
   if (auto v = obj.find("contact_stiffness")) s.contact_stiffness = v->positive();
   if (auto v = obj.find("contact_thickness")) s.contact_thickness = v->positive();
+  if (auto v = obj.find("body_contact")) s.body_contact = v->boolean();
   return s;
 }
 

@@ -27,6 +27,9 @@ struct MabdSettings {
   /// Penalty stiffness k (N/m) of every contact; absent: 100 m / h² (penalty_contact.hpp).
   std::optional<double> contact_stiffness;
   double contact_thickness = 1e-3;  ///< ξ (m): body–body contacts act within this distance
+  /// Body–body penalty contact (experimental, README); off, only the ground is felt, and a scene's
+  /// bodies need no per-step vertex transforms or broad phase.
+  bool body_contact = false;
 
   friend bool operator==(const MabdSettings&, const MabdSettings&) = default;
 };

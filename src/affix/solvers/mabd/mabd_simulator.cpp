@@ -156,7 +156,7 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
   force_points_ = force_rest_points(model_->forces, bodies_);
   scene_size_ = scene_size(bodies_);
   system_.bodies.reserve(moving_bodies_.size());
-  contact_ = std::make_unique<PenaltyContact>(bodies_, model_->ground, settings_.contact_thickness,
+  contact_ = std::make_unique<PenaltyContact>(bodies_, model_->ground, settings_.body_contact, settings_.contact_thickness,
                                               settings_.contact_stiffness, h);
   dense_.resize(moving_bodies_.size());  // never resized again: KktBody::dense points into it
   system_.joints.resize(active_joints_.size());

@@ -76,10 +76,10 @@ StencilDerivatives stencil_penalty(const ContactStencil& s, const Vec12& positio
 }
 
 PenaltyContact::PenaltyContact(const std::vector<AffineBody>& bodies, const std::optional<Ground>& ground,
-                               double thickness, std::optional<double> stiffness, double h)
+                               bool body_pairs, double thickness, std::optional<double> stiffness, double h)
     : bodies_(bodies), ground_(ground), thickness_(thickness), stiffness_(stiffness), h_(h) {
   const int n = static_cast<int>(bodies.size());
-  for (int i = 0; i < n && !any_pairs_; ++i)
+  for (int i = 0; i < n && body_pairs && !any_pairs_; ++i)
     for (int j = i + 1; j < n && !any_pairs_; ++j) any_pairs_ = may_collide(bodies, i, j);
   if (any_pairs_) edges_ = body_edges(bodies);
   touched_.assign(n, 0);

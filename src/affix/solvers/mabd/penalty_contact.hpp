@@ -80,8 +80,9 @@ inline constexpr int kMaxContactPasses = 4;
 class PenaltyContact {
  public:
   /// `bodies` must outlive this. stiffness: k, or absent for κ m / h².
-  PenaltyContact(const std::vector<AffineBody>& bodies, const std::optional<Ground>& ground, double thickness,
-                 std::optional<double> stiffness, double h);
+  /// `body_pairs` false: the ground only (settings.mabd.body_contact).
+  PenaltyContact(const std::vector<AffineBody>& bodies, const std::optional<Ground>& ground, bool body_pairs,
+                 double thickness, std::optional<double> stiffness, double h);
 
   /// What the contacts at q are: min_distance (m; inf when none within ξ or below the ground: ground
   /// vertices count at their height), how many are active, the deepest penetration (m: below the
