@@ -83,6 +83,7 @@ PenaltyContact::PenaltyContact(const std::vector<AffineBody>& bodies, const std:
     for (int j = i + 1; j < n && !any_pairs_; ++j) any_pairs_ = may_collide(bodies, i, j);
   if (any_pairs_) edges_ = body_edges(bodies);
   touched_.assign(n, 0);
+  if (!ground_ && !any_pairs_) return;  // nothing can touch: no per-body storage (1.2 kB a body)
   gradient_.assign(n, Vec12::Zero());
   hessian_.assign(n, Mat12::Zero());
 }
@@ -161,9 +162,10 @@ double PenaltyContact::max_step(const std::vector<Vec12>& q, const std::vector<V
 }
 
 PenaltyContact::Proximity PenaltyContact::evaluate(const std::vector<Vec12>& q) {
-  if (!last_q_.empty() && last_q_ == q) return last_;
   Proximity prox;
   prox.min_distance = std::numeric_limits<double>::infinity();
+  if (!ground_ && !any_pairs_) return prox;
+  if (!last_q_.empty() && last_q_ == q) return last_;
   std::fill(touched_.begin(), touched_.end(), 0);
   ground_active_.clear();
   pair_active_.clear();
