@@ -158,7 +158,8 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
   system_.bodies.reserve(moving_bodies_.size());
   contact_ = std::make_unique<PenaltyContact>(bodies_, model_->ground, settings_.body_contact, settings_.contact_thickness,
                                               settings_.contact_stiffness, h);
-  dense_.resize(moving_bodies_.size());  // never resized again: KktBody::dense points into it
+  // Never resized again (KktBody::dense points into it); 2.3 kB a body, so only where contact can be.
+  if (contact_->can_touch()) dense_.resize(moving_bodies_.size());
   system_.joints.resize(active_joints_.size());
 }
 
@@ -285,6 +286,7 @@ StepStats MabdSimulator::step() {
 }
 
 void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
+  if (!contact_->can_touch()) return;
   contact_->evaluate(q);
   const double h2 = model_->settings.dt * model_->settings.dt;
   for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {

@@ -106,6 +106,8 @@ class PenaltyContact {
   /// touches(i) is false. Repeated at the same q, it returns the last result.
   Proximity evaluate(const std::vector<Vec12>& q);
   bool touches(int i) const { return touched_[i] != 0; }
+  /// Whether anything can touch at all: a ground, or a body pair that may collide.
+  bool can_touch() const { return ground_.has_value() || any_pairs_; }
   /// Evaluates at q and says whether a contact is active there that was not at the last evaluation:
   /// the Newton step just taken did not see it (its penalty is a hinge, ½k max(δ, 0)², and one
   /// iteration only knows the contacts at its start), so the step needs another iteration. Without
