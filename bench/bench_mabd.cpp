@@ -12,7 +12,7 @@
 // step of warm-up and 10 steps, each timed alone: the median ms/step, the mean Newton iterations, and
 // the largest joint gap measured from the poses after the last step (joint_records of the model at
 // those poses, the gap joints.csv writes). Memory is the process's peak resident set (VmHWM).
-// Everything runs on one thread (OMP/Eigen threads are not used by affix).
+// affix's own code runs on one thread; run with OMP_NUM_THREADS=1 so that CHOLMOD's BLAS does too.
 #include <sys/wait.h>
 #include <unistd.h>
 
