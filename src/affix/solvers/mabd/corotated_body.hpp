@@ -37,8 +37,8 @@
 // rotations as if they cost only inertia, which stretches the links more each step until they blow up
 // (the instability Andrews 2017 §3 describes for stiff constraints without geometric stiffness). Compressive
 // twists (τ < 0) are clamped to 0, so H stays positive definite. The solver reads Γ at the last step's
-// state rather than at the iterate (MabdSimulator::update_twist says why). Since Γ is 3×3, H⁻¹ keeps H₀⁻¹ and adds
-// a rank-3 Woodbury term with the constants Z = H₀⁻¹U₀, W = U₀ᵀZ of each factor:
+// state rather than at the iterate (MabdSimulator::update_twist says why). Since Γ is 3×3, H⁻¹ keeps H₀⁻¹
+// and adds a rank-3 Woodbury term with the constants Z = H₀⁻¹U₀, W = U₀ᵀZ of each factor:
 //   (H₀ + h²U₀ΓU₀ᵀ)⁻¹ = H₀⁻¹ − Z K Zᵀ,  K = (I + h²Γ W)⁻¹ h²Γ   (3×3 per body and iteration).
 // `normalize` uses St. Venant–Kirchhoff's p_i = s_i(2μE_i + λ ΣE), E_i = ½(s_i² − 1), in the frame
 // sym(RᵀA) of its Gram–Schmidt R, exact to first order in the strain.
