@@ -10,6 +10,7 @@
 //   - a physical pendulum from horizontal (Fig. 10): the period against 4K(k)√(I/(mgd));
 //   - a 10-link pendulum: the same scene on mabd and ipc, the same tip trajectory;
 //   - a generated 50-link capsule chain at h = 1e-2: every link rigid to 1 % (the twist term);
+//   - a net whose forced Gauss–Seidel dual solve runs out of sweeps: the step counts as capped;
 //   - a 100-link chain with a 1000× heavier end (Fig. 11): finite, every joint closed every step.
 // Contact has tests of its own (test_mabd_contact.cpp), so no scene here has a ground.
 #include <gtest/gtest.h>
@@ -26,6 +27,7 @@
 
 #include "affix/math/rotation.hpp"
 #include "affix/scene/generate/chain.hpp"
+#include "affix/scene/generate/net.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -495,6 +497,25 @@ TEST(MabdPhysics, ThinCapsuleChainAtALargeStepKeepsItsLinksRigid) {
   std::printf("thin capsule chain: largest strain %.2e, energy %.4f J at step 1, highest %.4f J\n", worst_strain,
               first_energy, highest);
   EXPECT_LE(highest, 1.25 * first_energy) << "the chain gained energy";
+}
+
+// ------------------------------------------------------------------------------------ Gauss–Seidel cap
+
+// A forced Gauss–Seidel dual solve that runs out of sweeps leaves the joints off by its residual: the
+// step says so in hit_iteration_cap (stats.csv), and does not when the sweeps suffice.
+TEST(MabdPhysics, AGaussSeidelSolveThatRunsOutOfSweepsCountsAsACappedStep) {
+  generate::NetOptions options;
+  options.size = 4;
+  Scene scene = generate::net(options);
+  const auto first_step = [&](int sweeps) {
+    scene.settings.solver_settings["mabd"] = {{"dual_solver", "gauss_seidel"}, {"gauss_seidel_iterations", sweeps}};
+    return test::simulate(scene, "mabd")->step();
+  };
+  const StepStats capped = first_step(1);
+  EXPECT_TRUE(capped.hit_iteration_cap);
+  EXPECT_GT(capped.max_joint_error, 1e-9) << "one sweep cannot close a net's joints";
+  const StepStats converged = first_step(100000);
+  EXPECT_FALSE(converged.hit_iteration_cap);
 }
 
 // ------------------------------------------------------------------------------------ heavy-end chain

@@ -225,6 +225,7 @@ StepStats MabdSimulator::step() {
   // joint_limits.hpp), or while a penalty contact appears that the last one did not see.
   limits_.begin_step();
   int contact_passes = 0;
+  bool dual_capped = false;  // a Gauss–Seidel dual solve stopped at gauss_seidel_iterations
   bool cut = false;  // the last update was cut by the CCD: not converged (penalty_contact.hpp)
   const auto contact_pass = [&] {
     return contact_passes < kMaxContactPasses && (cut || contact_->sees_new_contacts(q)) && ++contact_passes > 0;
@@ -233,6 +234,7 @@ StepStats MabdSimulator::step() {
     build_system(q, q_tilde, loads);
     const KktSolution solution = dual_solver_.solve(
         system_, settings_.dual_solver, {settings_.gauss_seidel_tolerance, settings_.gauss_seidel_iterations});
+    dual_capped = dual_capped || !dual_solver_.gauss_seidel().converged;
     // The scaled step of ipc's stopping test: a bound on every vertex's velocity change, relative to L.
     double largest = 0.0;
     for (std::size_t m = 0; m < moving_bodies_.size(); ++m) update[moving_bodies_[m]] = solution.dq[m];
@@ -250,7 +252,9 @@ StepStats MabdSimulator::step() {
     const bool converged = it + 1 >= settings_.iterations || stats.residual < settings_.tolerance;
     if (converged && !limits_.another_pass(q, stats.residual < settings_.tolerance) && !contact_pass()) break;
   }
-  stats.hit_iteration_cap = (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) || limits_.hit_cap();
+  // A Gauss–Seidel dual solve that ran out of sweeps left the joints off by its residual: a cap too.
+  stats.hit_iteration_cap =
+      (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) || limits_.hit_cap() || dual_capped;
   limits_.end_step(q);
   check_finite(q);
 
