@@ -61,6 +61,18 @@ void set_matrix_part(Vec12& x, const Mat3& M) {
   for (int i = 0; i < 3; ++i) x.segment<3>(3 + 3 * i) = M.row(i).transpose();
 }
 
+/// Q X with Q = diag(R, R ⊗ I₃) (Qᵀ X for Rᵀ), X a 12-vector or up to 6 columns: R mixes the p rows, and
+/// the three row-blocks of A (rows of A stacked in q) with the weights of R.
+template <class Block>
+Block rotated(const Mat3& R, const Block& X) {
+  Block Y(X.rows(), X.cols());
+  Y.template topRows<3>().noalias() = R * X.template topRows<3>();
+  for (int i = 0; i < 3; ++i)
+    Y.template middleRows<3>(3 + 3 * i) = R(i, 0) * X.template middleRows<3>(3) +
+                                          R(i, 1) * X.template middleRows<3>(6) + R(i, 2) * X.template middleRows<3>(9);
+  return Y;
+}
+
 }  // namespace
 
 Lame Lame::from_young(double young, double poisson) {
@@ -143,46 +155,25 @@ void CoRotation::set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma) 
   gain_ = twisted_ ? Mat3((Mat3::Identity() + h2_gamma * factor.twist_compliance).inverse() * h2_gamma) : Mat3::Zero();
 }
 
-/// Q X or Qᵀ X on columns: Q = diag(R, R ⊗ I₃) mixes the p rows by R and the three row-blocks of A by R.
-Columns12 rotate_columns(const Mat3& R, const Columns12& X) {
-  Columns12 Y(12, X.cols());
-  Y.topRows<3>().noalias() = R * X.topRows<3>();
-  for (int i = 0; i < 3; ++i)
-    Y.middleRows<3>(3 + 3 * i) = R(i, 0) * X.middleRows<3>(3) + R(i, 1) * X.middleRows<3>(6) + R(i, 2) * X.middleRows<3>(9);
-  return Y;
-}
-
-Columns12 CoRotation::solve(const CorotatedFactor& factor, const Columns12& X) const {
-  const Columns12 Y = rotate_columns(R_.transpose(), X);
-  Columns12 Z(12, X.cols());
+template <class Block>
+Block CoRotation::solved(const CorotatedFactor& factor, const Block& X) const {
+  const Block Y = rotated(R_.transpose(), X);
+  Block Z(X.rows(), X.cols());
   Z.noalias() = factor.inverse * Y;
   if (twisted_) Z.noalias() -= factor.twist_response * (gain_ * (factor.twist_response.transpose() * Y));
-  return rotate_columns(R_, Z);
+  return rotated(R_, Z);
 }
 
-Vec12 CoRotation::solve(const CorotatedFactor& factor, const Vec12& x) const {
-  const Vec12 y = apply_transpose(x);
-  Vec12 z = factor.inverse * y;
-  if (twisted_) z.noalias() -= factor.twist_response * (gain_ * (factor.twist_response.transpose() * y));
-  return apply(z);
-}
+Vec12 CoRotation::solve(const CorotatedFactor& factor, const Vec12& x) const { return solved(factor, x); }
+
+Columns12 CoRotation::solve(const CorotatedFactor& factor, const Columns12& X) const { return solved(factor, X); }
 
 CoRotation::CoRotation(const Mat3& A, RotationExtraction kind)
     : R_(kind == RotationExtraction::polar ? polar_factor(A) : orthonormalised(A)) {}
 
-Vec12 CoRotation::apply(const Vec12& x) const {
-  Vec12 y;
-  y.head<3>() = R_ * x.head<3>();
-  set_matrix_part(y, R_ * matrix_part(x));
-  return y;
-}
+Vec12 CoRotation::apply(const Vec12& x) const { return rotated(R_, x); }
 
-Vec12 CoRotation::apply_transpose(const Vec12& x) const {
-  Vec12 y;
-  y.head<3>() = R_.transpose() * x.head<3>();
-  set_matrix_part(y, R_.transpose() * matrix_part(x));
-  return y;
-}
+Vec12 CoRotation::apply_transpose(const Vec12& x) const { return rotated(R_.transpose(), x); }
 
 Mat12 CoRotation::hessian(const CorotatedFactor& factor) const {
   Mat12 Q = Mat12::Zero();

@@ -104,6 +104,10 @@ class CoRotation {
   Mat12 hessian(const CorotatedFactor& factor) const;
 
  private:
+  /// Q (H₀⁻¹ − Z K Zᵀ) Qᵀ X for either kind of X.
+  template <class Block>
+  Block solved(const CorotatedFactor& factor, const Block& X) const;
+
   Mat3 R_;
   Mat3 h2_gamma_ = Mat3::Zero();  // h²Γ
   Mat3 gain_ = Mat3::Zero();      // K = (I + h²Γ W)⁻¹ h²Γ
