@@ -205,9 +205,12 @@ StepStats MabdSimulator::step() {
     q[i] = bodies_[i].is_dirichlet() ? prescribed_state(bodies_[i], t_next) : q_tilde[i];
   }
   // Contact (penalty_contact.hpp): one broad phase over the step's motion qⁿ → q̃, and no update, the
-  // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α.
-  std::vector<Vec12> update(n, Vec12::Zero());
-  {
+  // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
+  // body pairs can touch: the ground is not cut.
+  const bool cutting = contact_->has_body_pairs();
+  std::vector<Vec12> update;
+  if (cutting) {
+    update.assign(n, Vec12::Zero());
     std::vector<Vec12> q_start = q;
     for (int i : moving_bodies_) {
       q_start[i] = q_[i];
@@ -237,8 +240,11 @@ StepStats MabdSimulator::step() {
     dual_capped = dual_capped || !dual_solver_.gauss_seidel().converged;
     // The scaled step of ipc's stopping test: a bound on every vertex's velocity change, relative to L.
     double largest = 0.0;
-    for (std::size_t m = 0; m < moving_bodies_.size(); ++m) update[moving_bodies_[m]] = solution.dq[m];
-    const double alpha = contact_->max_step(q, update);
+    double alpha = 1.0;
+    if (cutting) {
+      for (std::size_t m = 0; m < moving_bodies_.size(); ++m) update[moving_bodies_[m]] = solution.dq[m];
+      alpha = contact_->max_step(q, update);
+    }
     cut = alpha < 1.0;
     for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {
       const int i = moving_bodies_[m];

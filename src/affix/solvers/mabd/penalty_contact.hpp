@@ -108,6 +108,8 @@ class PenaltyContact {
   bool touches(int i) const { return touched_[i] != 0; }
   /// Whether anything can touch at all: a ground, or a body pair that may collide.
   bool can_touch() const { return ground_.has_value() || any_pairs_; }
+  /// Whether some body pair may collide (settings.mabd.body_contact and the collision filters).
+  bool has_body_pairs() const { return any_pairs_; }
   /// Evaluates at q and says whether a contact is active there that was not at the last evaluation:
   /// the Newton step just taken did not see it (its penalty is a hinge, ½k max(δ, 0)², and one
   /// iteration only knows the contacts at its start), so the step needs another iteration. Without
