@@ -515,8 +515,9 @@ TEST(MabdDualSolvers, RedundantLoopIsRegularisedLikeTheDirectSolve) {
     EXPECT_LT(relative(dq, x.head(dq.size())), 1e-6) << dual_solver_name(kind);
     EXPECT_LT(relative(dq, stacked(reference.dq)), 1e-6) << dual_solver_name(kind);
     EXPECT_LT(kkt_residual(system, solution), 1e-8) << dual_solver_name(kind);
-    if (kind == DualSolverKind::loop && direct.regularised())  // the same D + δI: the same λ to O(δ)
+    if (kind == DualSolverKind::loop && direct.regularised()) {  // the same D + δI: the same λ to O(δ)
       EXPECT_LT(relative(solution.lambda, reference.lambda), 1e-6);
+    }
   }
 }
 

@@ -19,8 +19,8 @@ bool BlockThomas::solve(const DualMatrix& dual, const std::vector<int>& joints, 
     P.diagonal().array() += shift;
     CompactVector y = dual.rhs(j, free_steps);
     if (i > 0) {
-      P.noalias() -= B.transpose() * X_[i - 1];
-      y.noalias() -= B.transpose() * z_[i - 1];
+      P.noalias() -= B.transpose().lazyProduct(X_[i - 1]);
+      y.noalias() -= B.transpose().lazyProduct(z_[i - 1]);
     }
     Eigen::LLT<DualBlock> pivot;
     if (!factor_spd(pivot, P)) return false;
@@ -32,7 +32,7 @@ bool BlockThomas::solve(const DualMatrix& dual, const std::vector<int>& joints, 
   }
 
   // Back substitution: z_i becomes λ_i.
-  for (int i = n - 2; i >= 0; --i) z_[i].noalias() -= X_[i] * z_[i + 1];
+  for (int i = n - 2; i >= 0; --i) z_[i].noalias() -= X_[i].lazyProduct(z_[i + 1]);
   for (int i = 0; i < n; ++i) solution.lambda.segment(offsets[joints[i]], z_[i].size()) = z_[i];
 
   // Eq. 41: Δq_b = Δq_free,b − Σ_j W_jb λ_j over the joints that move b.
@@ -44,8 +44,8 @@ bool BlockThomas::solve(const DualMatrix& dual, const std::vector<int>& joints, 
   for (int i = 0; i < n; ++i) {
     const KktJoint& joint = system.joints[joints[i]];
     const JointResponse& W = dual.response(joints[i]);
-    if (joint.body1 >= 0) solution.dq[joint.body1].noalias() -= W.W1 * z_[i];
-    if (joint.body2 >= 0) solution.dq[joint.body2].noalias() -= W.W2 * z_[i];
+    if (joint.body1 >= 0) solution.dq[joint.body1].noalias() -= W.W1.lazyProduct(z_[i]);
+    if (joint.body2 >= 0) solution.dq[joint.body2].noalias() -= W.W2.lazyProduct(z_[i]);
   }
   return true;
 }

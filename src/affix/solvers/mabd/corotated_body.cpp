@@ -66,7 +66,7 @@ void set_matrix_part(Vec12& x, const Mat3& M) {
 template <class Block>
 Block rotated(const Mat3& R, const Block& X) {
   Block Y(X.rows(), X.cols());
-  Y.template topRows<3>().noalias() = R * X.template topRows<3>();
+  Y.template topRows<3>().noalias() = R.lazyProduct(X.template topRows<3>());
   for (int i = 0; i < 3; ++i)
     Y.template middleRows<3>(3 + 3 * i) = R(i, 0) * X.template middleRows<3>(3) +
                                           R(i, 1) * X.template middleRows<3>(6) + R(i, 2) * X.template middleRows<3>(9);
@@ -159,8 +159,14 @@ template <class Block>
 Block CoRotation::solved(const CorotatedFactor& factor, const Block& X) const {
   const Block Y = rotated(R_.transpose(), X);
   Block Z(X.rows(), X.cols());
-  Z.noalias() = factor.inverse * Y;
-  if (twisted_) Z.noalias() -= factor.twist_response * (gain_ * (factor.twist_response.transpose() * Y));
+  // Coefficient-wise products: with at most 6 columns, Eigen's blocked (GEMM) path, which it picks
+  // for a dynamic column count, costs more in set-up than the 12×12×6 multiply-adds themselves.
+  Z.noalias() = factor.inverse.lazyProduct(Y);
+  if (twisted_) {
+    const Eigen::Matrix<double, 3, Block::ColsAtCompileTime, 0, 3, Block::MaxColsAtCompileTime> T =
+        gain_.lazyProduct(factor.twist_response.transpose().lazyProduct(Y));
+    Z.noalias() -= factor.twist_response.lazyProduct(T);
+  }
   return rotated(R_, Z);
 }
 

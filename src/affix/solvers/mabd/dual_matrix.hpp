@@ -19,10 +19,14 @@ struct JointResponse {
 
 class DualMatrix {
  public:
+  DualMatrix() = default;
   /// Computes every joint's response at the system's current iterate.
-  explicit DualMatrix(const KktSystem& system);
+  explicit DualMatrix(const KktSystem& system) { assemble(system); }
+  /// The same, in the storage of the last assembly: a step's dual matrix reuses the last step's memory
+  /// (a gigabyte of responses at 10⁶ joints, which malloc would otherwise hand back and fault in again).
+  void assemble(const KktSystem& system);
 
-  const KktSystem& system() const { return system_; }
+  const KktSystem& system() const { return *system_; }
   const JointResponse& response(int j) const { return responses_[j]; }
   /// The joints that move body b, ascending.
   std::span<const int> joints_of(int body) const {
@@ -35,9 +39,10 @@ class DualMatrix {
   CompactVector rhs(int j, const std::vector<Vec12>& free_steps) const;
 
  private:
-  const KktSystem& system_;
+  const KktSystem* system_ = nullptr;
   std::vector<JointResponse> responses_;
   std::vector<int> joint_start_, joint_list_;  // joints_of(b) = joint_list_[joint_start_[b], joint_start_[b + 1])
+  std::vector<int> next_;                      // assemble's fill cursor per body
 };
 
 }  // namespace affix

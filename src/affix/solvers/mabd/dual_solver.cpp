@@ -106,7 +106,7 @@ DualSolver::Method DualSolver::method(const KktSystem& system, const JointCompon
   return dual_rows(system, component) <= kMaxDirectGraphRows ? Method::direct : Method::gauss_seidel;
 }
 
-KktSolution DualSolver::solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits) {
+const KktSolution& DualSolver::solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits) {
   if (!graph_ || !graph_->describes(system)) {
     graph_.emplace(system), ++classifications_;
     loops_.clear(), loops_.resize(graph_->components().size());
@@ -121,16 +121,16 @@ KktSolution DualSolver::solve(const KktSystem& system, DualSolverKind kind, cons
     counts_.gauss_seidel += m == Method::gauss_seidel, counts_.direct += m == Method::direct;
   }
   if (counts_.chains + counts_.trees + counts_.loops + counts_.gauss_seidel == 0) {  // no need to split
-    KktSolution solution = direct_.solve(system);
+    solution_ = direct_.solve(system);
     regularised_ = direct_.regularised();
-    previous_lambda_ = solution.lambda;
-    return solution;
+    previous_lambda_ = solution_.lambda;
+    return solution_;
   }
 
-  offsets_ = system.dual_offsets();
-  KktSolution solution;
+  system.dual_offsets(offsets_);
+  KktSolution& solution = solution_;
   solution.dq.resize(system.bodies.size());
-  solution.lambda = VecX::Zero(offsets_.back());
+  solution.lambda.setZero(offsets_.back());
   for (const JointComponent& component : graph_->components())
     if (component.joints.empty())
       for (int b : component.bodies) solution.dq[b] = -system.bodies[b].solve(system.bodies[b].gradient);
@@ -152,11 +152,11 @@ bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimi
   // The chains' and Gauss–Seidel's blocks and responses come from the dual matrix, their right-hand
   // sides from Δq_free.
   const std::vector<JointComponent>& components = graph_->components();
-  std::optional<DualMatrix> dual;
+  bool assembled = false;
   free_.resize(system.bodies.size());
   for (std::size_t c = 0; c < components.size(); ++c) {
     if (methods_[c] != Method::chain && methods_[c] != Method::gauss_seidel) continue;
-    if (!dual) dual.emplace(system);
+    if (!assembled) dual_.assemble(system), assembled = true;
     for (int b : components[c].bodies) free_[b] = -system.bodies[b].solve(system.bodies[b].gradient);
   }
   report_ = {};
@@ -165,7 +165,7 @@ bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimi
     const JointComponent& component = components[c];
     switch (methods_[c]) {
       case Method::chain:
-        if (!thomas_.solve(*dual, component.joints, offsets_, free_, shift, solution)) return false;
+        if (!thomas_.solve(dual_, component.joints, offsets_, free_, shift, solution)) return false;
         break;
       case Method::tree:
         if (!aba_.solve(system, *graph_, component, offsets_, shift, solution)) return false;
@@ -175,7 +175,7 @@ bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimi
         if (!loops_[c]->solve(system, offsets_, shift, solution)) return false;
         break;
       case Method::gauss_seidel: {
-        if (!gauss_seidel_.solve(*dual, component.joints, offsets_, free_, shift, limits, warm, solution))
+        if (!gauss_seidel_.solve(dual_, component.joints, offsets_, free_, shift, limits, warm, solution))
           return false;
         const GaussSeidelReport& r = gauss_seidel_.report();
         report_.sweeps = std::max(report_.sweeps, r.sweeps);

@@ -56,7 +56,8 @@ class DualSolver {
   /// InputError when `kind` is chain, tree or loop and the joint graph has a group that does not fit
   /// (the message says which body or joint), SimulationError when D is not positive semi-definite even
   /// regularised.
-  KktSolution solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits = {});
+  /// The solution stays valid until the next solve, which reuses its memory.
+  const KktSolution& solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits = {});
 
   /// The classification of the last solve's system (null before the first).
   const JointGraph* graph() const { return graph_ ? &*graph_ : nullptr; }
@@ -93,6 +94,8 @@ class DualSolver {
   std::vector<Method> methods_;  // per component, for the current solve
   std::vector<int> offsets_;
   std::vector<Vec12> free_;
+  DualMatrix dual_;        // the chains' and Gauss–Seidel's, reassembled per solve in the same memory
+  KktSolution solution_;
 };
 
 }  // namespace affix

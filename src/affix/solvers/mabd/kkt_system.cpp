@@ -4,9 +4,14 @@
 
 namespace affix {
 
-std::vector<int> KktSystem::dual_offsets() const {
-  std::vector<int> offsets(joints.size() + 1, 0);
+void KktSystem::dual_offsets(std::vector<int>& offsets) const {
+  offsets.assign(joints.size() + 1, 0);
   for (std::size_t j = 0; j < joints.size(); ++j) offsets[j + 1] = offsets[j] + joints[j].rows();
+}
+
+std::vector<int> KktSystem::dual_offsets() const {
+  std::vector<int> offsets;
+  dual_offsets(offsets);
   return offsets;
 }
 

@@ -54,6 +54,7 @@ struct KktSystem {
 
   /// Σ m_j, the size of D; joint j's rows start at dual_offsets()[j].
   std::vector<int> dual_offsets() const;
+  void dual_offsets(std::vector<int>& offsets) const;  ///< the same, into existing storage
   /// Δq_free = −H⁻¹g per body.
   std::vector<Vec12> free_steps() const;
 };

@@ -197,9 +197,14 @@ StepStats MabdSimulator::step() {
   const double h = model_->settings.dt, t = time(), t_next = t + h;
   const int n = static_cast<int>(bodies_.size());
 
-  std::vector<Vec12> loads = loads_;
+  // The step's arrays live in members: at 10⁶ bodies each is 100 MB, which malloc would map afresh and
+  // the kernel fault in page by page every step.
+  std::vector<Vec12>& loads = step_loads_;
+  loads = loads_;
   add_external_loads(loads, model_->forces, force_points_, t, [&](int i) { return state_matrix(q_[i]); });
-  std::vector<Vec12> q_tilde(n), q(n);
+  std::vector<Vec12>& q_tilde = q_tilde_;
+  std::vector<Vec12>& q = q_next_;
+  q_tilde.resize(n), q.resize(n);
   for (int i = 0; i < n; ++i) {
     q_tilde[i] = q_[i] + h * qdot_[i];
     q[i] = bodies_[i].is_dirichlet() ? prescribed_state(bodies_[i], t_next) : q_tilde[i];
@@ -208,7 +213,7 @@ StepStats MabdSimulator::step() {
   // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
   // body pairs can touch: the ground is not cut.
   const bool cutting = contact_->has_body_pairs();
-  std::vector<Vec12> update;
+  std::vector<Vec12>& update = update_;
   if (cutting) {
     update.assign(n, Vec12::Zero());
     std::vector<Vec12> q_start = q;
@@ -235,7 +240,7 @@ StepStats MabdSimulator::step() {
   };
   for (int it = 0;; ++it) {
     build_system(q, q_tilde, loads);
-    const KktSolution solution = dual_solver_.solve(
+    const KktSolution& solution = dual_solver_.solve(
         system_, settings_.dual_solver, {settings_.gauss_seidel_tolerance, settings_.gauss_seidel_iterations});
     dual_capped = dual_capped || !dual_solver_.gauss_seidel().converged;
     // The scaled step of ipc's stopping test: a bound on every vertex's velocity change, relative to L.

@@ -69,6 +69,7 @@ class MabdSimulator final : public Simulator {
   std::vector<Vec12> loads_;                 // per body: gravity (the forces are added per step)
   std::vector<Vec12> q_, qdot_;              // per body
   std::vector<Mat3> twist_;                  // per body: h²Γ at the start of the step (lagged_twist)
+  std::vector<Vec12> step_loads_, q_tilde_, q_next_, update_;  // step()'s per-body arrays, kept
   KktSystem system_;
   JointLimits limits_;                       // clamps of out-of-range joint DOFs (joint_limits.hpp)
   std::unique_ptr<PenaltyContact> contact_;  // ground and body–body penalty contact
