@@ -20,12 +20,32 @@ struct PointCloudBody {
       b.mass += masses[i];
       b.center_of_mass += masses[i] * points[i];
       b.second_moment += masses[i] * points[i] * points[i].transpose();
-      b.mass_matrix += masses[i] * point_jacobian(points[i]).transpose() * point_jacobian(points[i]);
+      b.mass_matrix.mass += masses[i];
+      b.mass_matrix.first_moment += masses[i] * points[i];
+      b.mass_matrix.second_moment += masses[i] * points[i] * points[i].transpose();
     }
     b.center_of_mass /= b.mass;
     return b;
   }
+  /// Σ mᵢ J(x̄ᵢ)ᵀJ(x̄ᵢ): Lan 2022 Eq. 4 summed over the points, without the mass properties.
+  Mat12 summed_mass_matrix() const {
+    Mat12 M = Mat12::Zero();
+    for (std::size_t i = 0; i < points.size(); ++i)
+      M += masses[i] * point_jacobian(points[i]).transpose() * point_jacobian(points[i]);
+    return M;
+  }
 };
+
+TEST(AffineMass, IsTheSumOfPointJacobianProductsInFullAndAsAProduct) {
+  const PointCloudBody cloud;
+  const AffineMass mass = cloud.body().mass_matrix;
+  const Mat12 expected = cloud.summed_mass_matrix();
+  EXPECT_LT((mass.matrix() - expected).norm(), 1e-14 * expected.norm());
+  for (int trial = 0; trial < 5; ++trial) {
+    const Vec12 v = Vec12::Random();
+    EXPECT_LT((mass * v - expected * v).norm(), 1e-14 * (expected * v).norm());
+  }
+}
 
 TEST(GeneralizedForce, GravityIsSumOverMaterialPoints) {
   const PointCloudBody cloud;
@@ -59,7 +79,7 @@ TEST(Inertia, KineticEnergyIsSumOverMaterialPoints) {
 }
 
 TEST(Inertia, GradientAndHessianMatchFiniteDifferences) {
-  const Mat12 M = PointCloudBody().body().mass_matrix;
+  const Mat12 M = PointCloudBody().body().mass_matrix.matrix();
   const Vec12 q = Vec12::Random(), q_tilde = Vec12::Random();
   const VecX g = inertia_gradient(M, q, q_tilde);
   ASSERT_GT(g.norm(), 0.0);

@@ -244,7 +244,7 @@ TEST(MabdCorotatedBody, CoRotationKeepsARealBodysMassMatrix) {
   const AffineBody body = off_centre_body();
   ASSERT_GT(body.center_of_mass.norm(), 0.3) << "the body's centre of mass is away from its origin";
   ASSERT_NEAR(body.mass, 1000.0 * 0.5 * 0.4 * 0.2, 1e-9);
-  const Mat12& M = body.mass_matrix;
+  const Mat12 M = body.mass_matrix.matrix();
   ASSERT_GT((M.block<3, 9>(0, 3).cwiseAbs().maxCoeff()), 1.0) << "the p–A coupling blocks are not zero";
   RandomStates random(13);
   for (RotationExtraction kind : kKinds) {
@@ -268,8 +268,8 @@ TEST(MabdCorotatedBody, CoRotatedSolveEqualsADenseSolveOfItsHessian) {
   RandomStates random(17);
   for (double young : {1e6, 8e9}) {
     const Mat12 K0 = rest_stiffness(body.volume, Lame::from_young(young, 0.3));
-    const CorotatedFactor factor(body.mass_matrix, K0, h);
-    EXPECT_TRUE(factor.matrix.isApprox(body.mass_matrix + h * h * K0, 1e-15));
+    const CorotatedFactor factor(body.mass_matrix.matrix(), K0, h);
+    EXPECT_TRUE(factor.matrix.isApprox(body.mass_matrix.matrix() + h * h * K0, 1e-15));
     const Eigen::SelfAdjointEigenSolver<Mat12> eig(factor.matrix);
     const double cond = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
     const double tolerance = std::max(1e-12, 1e-15 * cond);
@@ -297,7 +297,7 @@ TEST(MabdCorotatedBody, CoRotatedHessianIsTheTrueNewtonMatrixToFirstOrderInTheSt
   const AffineBody body = off_centre_body();
   const double h = 0.01;
   const Mat12 K0 = rest_stiffness(body.volume, kLame);
-  const CorotatedFactor factor(body.mass_matrix, K0, h);
+  const CorotatedFactor factor(body.mass_matrix.matrix(), K0, h);
   const double scale = h * h * K0.cwiseAbs().maxCoeff();
   for (RotationExtraction kind : kKinds) {
     RandomStates random(19);
@@ -307,7 +307,7 @@ TEST(MabdCorotatedBody, CoRotatedHessianIsTheTrueNewtonMatrixToFirstOrderInTheSt
     const auto error_at = [&](double strain) {
       const Vec12 q = state_of(p, R * (Mat3::Identity() + strain * S));
       // energy() uses kVolume; scale the Hessian to this body's volume (Ψ is linear in V).
-      const MatX true_hessian = body.mass_matrix + h * h * (body.volume / kVolume) * fd_energy_hessian(q, kind);
+      const MatX true_hessian = body.mass_matrix.matrix() + h * h * (body.volume / kVolume) * fd_energy_hessian(q, kind);
       return (CoRotation(state_matrix(q), kind).hessian(factor) - true_hessian).cwiseAbs().maxCoeff() / scale;
     };
     const double e0 = error_at(0.0), e1 = error_at(1e-2), e2 = error_at(1e-3);
@@ -335,14 +335,14 @@ CoRotation twisted(const Vec12& q, RotationExtraction kind, const CorotatedFacto
 TEST(MabdCorotatedBody, TwistStiffnessMakesThePolarNewtonMatrixExactUnderTension) {
   const AffineBody body = off_centre_body();
   const double h = 0.01;
-  const CorotatedFactor factor(body.mass_matrix, rest_stiffness(body.volume, kLame), h);
+  const CorotatedFactor factor(body.mass_matrix.matrix(), rest_stiffness(body.volume, kLame), h);
   const double scale = h * h * rest_stiffness(body.volume, kLame).cwiseAbs().maxCoeff();
   RandomStates random(23);
   for (int sample = 0; sample < 4; ++sample) {
     const Mat3 V = random.rotation();
     const Vec3 stretch(1.0 + 0.3 * sample, 0.5, 0.2);  // positive principal strains: tension
     const Vec12 q = state_of(random.vector(), random.rotation() * (Mat3::Identity() + 1e-2 * V * stretch.asDiagonal() * V.transpose()));
-    const MatX true_hessian = body.mass_matrix + h * h * (body.volume / kVolume) * fd_energy_hessian(q, RotationExtraction::polar);
+    const MatX true_hessian = body.mass_matrix.matrix() + h * h * (body.volume / kVolume) * fd_energy_hessian(q, RotationExtraction::polar);
     const Mat12 with_twist = twisted(q, RotationExtraction::polar, factor, body.volume, h).hessian(factor);
     const Mat12 without = CoRotation(state_matrix(q), RotationExtraction::polar).hessian(factor);
     const double error = (with_twist - true_hessian).cwiseAbs().maxCoeff() / scale;
@@ -358,7 +358,7 @@ TEST(MabdCorotatedBody, TwistStiffnessMakesThePolarNewtonMatrixExactUnderTension
 TEST(MabdCorotatedBody, TwistedSolveEqualsADenseSolveAndGammaIsPositiveSemidefinite) {
   const AffineBody body = off_centre_body();
   const double h = 0.01;
-  const CorotatedFactor factor(body.mass_matrix, rest_stiffness(body.volume, kLame), h);
+  const CorotatedFactor factor(body.mass_matrix.matrix(), rest_stiffness(body.volume, kLame), h);
   RandomStates random(29);
   for (RotationExtraction kind : kKinds) {
     const Mat3 rigid = random.rotation();

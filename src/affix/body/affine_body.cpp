@@ -53,17 +53,6 @@ Mat12 point_jacobian_congruence(const Vec3& x_bar, const Mat3& M, const Vec3& x_
 ///   M = [ m I₃            diag(m c̄ᵀ)×3 ]
 ///       [ diag(m c̄)×3     diag(S)×3     ]   with m c̄ = ∫ρ x̄, S = ∫ρ x̄ x̄ᵀ.
 /// Constant for the whole run, which is why ABD has no Coriolis terms.
-Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_moment) {
-  Mat12 M = Mat12::Zero();
-  M.topLeftCorner<3, 3>() = mass * Mat3::Identity();
-  for (int i = 0; i < 3; ++i) {
-    M.block<1, 3>(i, 3 + 3 * i) = first_moment.transpose();
-    M.block<3, 1>(3 + 3 * i, i) = first_moment;
-    M.block<3, 3>(3 + 3 * i, 3 + 3 * i) = second_moment;
-  }
-  return M;
-}
-
 BodyPose affine_pose(const Vec12& q) { return {state_translation(q), state_matrix(q)}; }
 
 BodyVelocity affine_velocity(const Vec12& q, const Vec12& qdot) {
@@ -81,7 +70,7 @@ std::vector<AffineBody> affine_bodies(const Model& model) {
   for (const ModelBody& m : model.bodies) {
     AffineBody body;
     static_cast<ModelBody&>(body) = m;
-    body.mass_matrix = abd_mass_matrix(m.mass, m.first_moment, m.second_moment);
+    body.mass_matrix = {m.mass, m.first_moment, m.second_moment};
     body.q0 = affine_state(m.position, m.rotation);
     // Rigid motion: ẋ = v + ω × (x − p), so ṗ = v and Ȧ = [ω]ₓ A.
     body.qdot0 = affine_state(m.velocity, skew(m.angular_velocity) * m.rotation);

@@ -3,6 +3,7 @@
 // point x̄ lands at x = A·x̄ + p = J(x̄)·q with the constant J(x̄) = [I₃ | diag(x̄ᵀ, x̄ᵀ, x̄ᵀ)].
 #include <vector>
 
+#include "affix/body/affine_mass.hpp"
 #include "affix/math/types.hpp"
 #include "affix/model/body_state.hpp"
 #include "affix/model/dof_layout.hpp"
@@ -14,7 +15,7 @@ namespace affix {
 /// affine DOFs add — the constant mass matrix, the state and rate at t = 0 — and the bodies it must
 /// not touch (its joints' exclusions, by body index, virtual links included).
 struct AffineBody : ModelBody {
-  Mat12 mass_matrix = Mat12::Zero();         ///< ∫ρ JᵀJ dV, Lan 2022 Eq. 4
+  AffineMass mass_matrix;                    ///< ∫ρ JᵀJ dV, Lan 2022 Eq. 4 (affine_mass.hpp)
   Vec12 q0 = Vec12::Zero();      ///< state at t = 0
   Vec12 qdot0 = Vec12::Zero();   ///< q̇ at t = 0 from the model's linear and angular velocity
   std::vector<int> no_contact_with;  ///< bodies joined to this one with collide_connected false
@@ -37,8 +38,6 @@ Vec12 point_jacobian_transpose_times(const Vec3& x_bar, const Vec3& g);
 /// J(x̄)ᵀ M J(x̄'), by blocks (p, a₀, a₁, a₂): [[M, M(:,j) x̄'ᵀ], [x̄ M(i,:), M(i,j) x̄ x̄'ᵀ]].
 Mat12 point_jacobian_congruence(const Vec3& x_bar, const Mat3& M, const Vec3& x_bar_other);
 
-/// M = ∫ρ JᵀJ dV from the mass, the first moment ∫ρ x̄ and the second moment ∫ρ x̄ x̄ᵀ (Lan 2022 Eq. 4).
-Mat12 abd_mass_matrix(double mass, const Vec3& first_moment, const Mat3& second_moment);
 
 /// The affine bodies of a model, in model order (their meshes shared with it): the mass matrix from the
 /// mass properties, q and q̇ at t = 0 from the initial pose and twist, the exclusions.

@@ -269,7 +269,7 @@ class Builder {
     link.volume = volume;
     link.stiffness = stiffness;
     link.second_moment = link.mass * length_ * length_ / 5.0 * Mat3::Identity();
-    link.mass_matrix = abd_mass_matrix(link.mass, Vec3::Zero(), link.second_moment);
+    link.mass_matrix = {link.mass, Vec3::Zero(), link.second_moment};
     link.collision = {0, 0};
     link.bounding_radius = length_;
     link.q0 = affine_state(def_->anchor, Mat3::Identity());

@@ -99,7 +99,7 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
     if (ground_contacts_.acts_on(i))
       ground_contacts_.add_derivatives(i, qi, c.kappa, c.friction[i], c.friction_eps, g, h);
     body_segment(layout_, gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
-    H.diagonal(i) = body.mass_matrix + c.beta_h2 * h;
+    H.diagonal(i) = body.mass_matrix.matrix() + c.beta_h2 * h;
   });
   for (const EnergyTerm* term : coupling_terms()) term->add_derivatives(q, c, gradient, H);
   for (int i = 0; i < n; ++i) {

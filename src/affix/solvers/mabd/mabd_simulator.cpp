@@ -141,7 +141,7 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     moving_index_[i] = static_cast<int>(moving_bodies_.size());
     moving_bodies_.push_back(i);
     const auto [it, inserted] = factor_index.try_emplace(factor_key(b, lame_[i]), static_cast<int>(factors_.size()));
-    if (inserted) factors_.emplace_back(b.mass_matrix, rest_stiffness(b.volume, lame_[i]), h);
+    if (inserted) factors_.emplace_back(b.mass_matrix.matrix(), rest_stiffness(b.volume, lame_[i]), h);
     factor_of_.push_back(it->second);
   }
   for (int k = 0; k < static_cast<int>(model_->joints.size()); ++k) {
@@ -172,7 +172,7 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
     KktBody body{&factors_[factor_of_[i]], CoRotation(state_matrix(q[i]), settings_.rotation), Vec12::Zero()};
     body.rotation.set_twist(*body.factor, twist_[i]);
     // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header)
-    body.gradient = b.mass_matrix * (q[i] - q_tilde[i]) +
+    body.gradient = b.mass_matrix * Vec12(q[i] - q_tilde[i]) +
                     h2 * (elastic_gradient(q[i], body.rotation.rotation(), b.volume, lame_[i], settings_.rotation) -
                           loads[i]);
     system_.bodies.push_back(std::move(body));
