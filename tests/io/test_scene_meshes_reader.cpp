@@ -114,8 +114,51 @@ TEST_F(SceneMeshesReader, RefusesBadNamesGroundAndStructure) {
   EXPECT_EQ(error_after([](json& d) { d["bodies"] = json::array(); }), "bodies: expected a non-empty array of bodies, got []");
   EXPECT_EQ(error_after([](json& d) { d["ground"] = {{"height", "0"}}; }), "ground.height: expected a number, got \"0\"");
   EXPECT_EQ(error_after([](json& d) { d.erase("ground"); }), "ground: required field for meshes.json is missing");
-  EXPECT_EQ(error_after([](json& d) { d["version"] = 2; }), "version: expected version 1 (what `affix run` writes), got 2");
+  EXPECT_EQ(error_after([](json& d) { d["version"] = 3; }), "version: expected version 1 or 2 (what `affix run` writes), got 3");
+  EXPECT_EQ(error_after([](json& d) { d["meshes"] = json::array(); }).substr(0, 29), "meshes: unknown field for mes");
   EXPECT_EQ(error_after([](json& d) { d = json::array(); }), "(top level): expected an object, got []");
+}
+
+/// Version 2, as `affix run` writes it: one tetrahedron shared by bodies a and c, a second mesh for b.
+json shared_meshes() {
+  json tetra = tetrahedron("");
+  tetra.erase("name");
+  json flat = {{"vertices", {0, 0, 0, 2, 0, 0, 0, 2, 0}}, {"triangles", {0, 1, 2}}};
+  return {{"version", 2},
+          {"ground", nullptr},
+          {"meshes", {tetra, flat}},
+          {"bodies", {{{"name", "a"}, {"mesh", 0}}, {{"name", "b"}, {"mesh", 1}}, {{"name", "c"}, {"mesh", 0}}}}};
+}
+
+TEST_F(SceneMeshesReader, ReadsVersionTwoSharedMeshesOnePerBody) {
+  std::ofstream(file_) << shared_meshes().dump();
+  const SceneMeshes meshes = read_scene_meshes(file_);
+  EXPECT_EQ(meshes.names, (std::vector<std::string>{"a", "b", "c"}));
+  ASSERT_EQ(meshes.meshes.size(), 3u);
+  EXPECT_EQ(meshes.meshes[0].vertices, meshes.meshes[2].vertices);
+  EXPECT_EQ(meshes.meshes[2].faces[3], (std::array<int, 3>{1, 2, 3}));
+  EXPECT_EQ(meshes.meshes[1].vertices[1], Vec3(2, 0, 0));
+  EXPECT_EQ(meshes.meshes[1].faces.size(), 1u);
+}
+
+TEST_F(SceneMeshesReader, RefusesVersionTwoMeshIndicesAndMeshesThatAreNotMeshes) {
+  const auto error = [&](auto edit) {
+    json doc = shared_meshes();
+    edit(doc);
+    const std::string message = error_for(doc.dump());
+    return message.empty() ? message : message.substr(file_.string().size() + 2);
+  };
+  EXPECT_EQ(error([](json& d) { d["bodies"][2]["mesh"] = 2; }),
+            "bodies[2].mesh: expected a mesh index, a whole number in [0, 2), got 2");
+  EXPECT_EQ(error([](json& d) { d["bodies"][0]["mesh"] = -1; }),
+            "bodies[0].mesh: expected a mesh index, a whole number in [0, 2), got -1");
+  EXPECT_EQ(error([](json& d) { d["bodies"][1].erase("mesh"); }), "bodies[1].mesh: required field for a body is missing");
+  EXPECT_EQ(error([](json& d) { d["bodies"][1]["vertices"] = json::array(); }).substr(0, 37),
+            "bodies[1].vertices: unknown field for");
+  EXPECT_EQ(error([](json& d) { d["meshes"][1]["triangles"][2] = 3; }),
+            "meshes[1].triangles[2]: expected a vertex index, a whole number in [0, 3), got 3");
+  EXPECT_EQ(error([](json& d) { d["meshes"] = json::array(); }), "meshes: expected a non-empty array of meshes, got []");
+  EXPECT_EQ(error([](json& d) { d.erase("meshes"); }), "meshes: required field for meshes.json is missing");
 }
 
 TEST_F(SceneMeshesReader, RefusesTextThatIsNotJsonOrNestedTooDeep) {

@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kVersion = 1;
+constexpr int kOldestVersion = 1, kVersion = 2;
 
 /// Running totals over all bodies, held against kMaxMeshVertices and kMaxMeshTriangles.
 struct Totals {
@@ -60,7 +60,7 @@ std::vector<Vec3> read_vertices(const JsonReader& value, Totals& totals) {
 }
 
 /// `item` as a vertex index below `count`, or nothing.
-std::optional<int> vertex_index(const json& item, std::size_t count) {
+std::optional<int> vertex_index(const json& item, std::size_t count) {  // also a mesh index
   if (item.is_number_unsigned()) {
     const auto i = item.get<std::uint64_t>();
     if (i < count) return static_cast<int>(i);
@@ -89,29 +89,63 @@ std::vector<std::array<int, 3>> read_triangles(const JsonReader& value, std::siz
   return faces;
 }
 
+/// Version 2's shared meshes, each `{"vertices", "triangles"}`.
+std::vector<TriangleMesh> read_shared_meshes(const JsonReader& meshes) {
+  if (!meshes.json().is_array() || meshes.json().empty()) meshes.expected("a non-empty array of meshes");
+  std::vector<TriangleMesh> out;
+  Totals totals;  // the distinct meshes alone; the bodies' copies are counted again below
+  for (std::size_t k = 0; k < meshes.json().size(); ++k) {
+    const ObjectReader mesh(meshes.element(k), {"vertices", "triangles"}, "a mesh");
+    TriangleMesh m;
+    m.vertices = read_vertices(mesh.at("vertices"), totals);
+    m.faces = read_triangles(mesh.at("triangles"), m.vertices.size(), totals);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 }  // namespace
 
 SceneMeshes read_scene_meshes(const std::filesystem::path& file) {
   const json root = read_json_file(file, kMaxMeshesFileBytes);
   const JsonReader doc(root, file);
-  const ObjectReader top(doc, {"version", "ground", "bodies"}, "meshes.json");
-  const JsonReader version = top.at("version");
-  if (version.integer() != kVersion) version.expected("version " + std::to_string(kVersion) + " (what `affix run` writes)");
+  const JsonReader version = ObjectReader(doc).at("version");
+  const int v = version.integer();
+  if (v < kOldestVersion || v > kVersion)
+    version.expected("version 1 or 2 (what `affix run` writes)");
+  const ObjectReader top = v == 1 ? ObjectReader(doc, {"version", "ground", "bodies"}, "meshes.json")
+                                  : ObjectReader(doc, {"version", "ground", "meshes", "bodies"}, "meshes.json");
 
   SceneMeshes out;
   out.ground_height = read_ground(top.at("ground"));
+  std::vector<TriangleMesh> shared;
+  if (v == 2) shared = read_shared_meshes(top.at("meshes"));
   const JsonReader bodies = top.at("bodies");
   if (!bodies.json().is_array() || bodies.json().empty()) bodies.expected("a non-empty array of bodies");
   std::unordered_map<std::string, std::size_t> seen;  // name → its body, for the duplicate's message
   Totals totals;
   for (std::size_t b = 0; b < bodies.json().size(); ++b) {
-    const ObjectReader body(bodies.element(b), {"name", "vertices", "triangles"}, "a body");
+    const ObjectReader body(bodies.element(b), v == 1 ? std::vector<std::string_view>{"name", "vertices", "triangles"}
+                                                      : std::vector<std::string_view>{"name", "mesh"},
+                            "a body");
     const JsonReader name = body.at("name");
     const auto [it, inserted] = seen.emplace(name.non_empty_string(), b);
     if (!inserted) name.expected("a unique body name (bodies[" + std::to_string(it->second) + "] has it too)");
     TriangleMesh mesh;
-    mesh.vertices = read_vertices(body.at("vertices"), totals);
-    mesh.faces = read_triangles(body.at("triangles"), mesh.vertices.size(), totals);
+    if (v == 1) {
+      mesh.vertices = read_vertices(body.at("vertices"), totals);
+      mesh.faces = read_triangles(body.at("triangles"), mesh.vertices.size(), totals);
+    } else {
+      const JsonReader index = body.at("mesh");
+      const std::optional<int> k = vertex_index(index.json(), shared.size());
+      if (!k) index.expected("a mesh index, a whole number in [0, " + std::to_string(shared.size()) + ")");
+      const TriangleMesh& source = shared[static_cast<std::size_t>(*k)];
+      totals.vertices += source.vertices.size(), totals.triangles += source.faces.size();
+      if (totals.vertices > kMaxMeshVertices || totals.triangles > kMaxMeshTriangles)
+        index.fail("more than " + std::to_string(kMaxMeshVertices) + " vertices or " +
+                   std::to_string(kMaxMeshTriangles) + " triangles over all bodies (the most this reader takes)");
+      mesh = source;
+    }
     out.names.push_back(it->first);
     out.meshes.push_back(std::move(mesh));
   }
