@@ -22,6 +22,7 @@ Model compile(const Scene& scene) {
   model.ground = scene.ground;
   model.forces = scene.forces;
   model.bodies = compile_bodies(scene);
+  model.joints.reserve(scene.joints.size());
   for (const JointDef& def : scene.joints) {
     model.joints.push_back(compile_joint(def, model.bodies));
     // Jointed bodies overlap at the joint more often than not (a hinge pin in its bore).
