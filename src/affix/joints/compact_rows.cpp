@@ -26,8 +26,15 @@ Vec3 control_point(const JointFrame& frame, double edge, int k) {
   return k == 0 ? frame.origin : Vec3(frame.origin + edge * frame.axes.col(k - 1));
 }
 
-/// e·J(P): the row that reads the e component of rest point P's world position from q.
-RowVec12 point_row(const Vec3& e, const Vec3& P) { return e.transpose() * point_jacobian(P); }
+/// e·J(P): the row that reads the e component of rest point P's world position from q. With
+/// J(P) = [I₃ | diag(Pᵀ, Pᵀ, Pᵀ)] it is [eᵀ, e₀Pᵀ, e₁Pᵀ, e₂Pᵀ], written out rather than multiplied
+/// through the 3×12 J (the same numbers: the product only adds zeros).
+RowVec12 point_row(const Vec3& e, const Vec3& P) {
+  RowVec12 r;
+  r.head<3>() = e.transpose();
+  for (int i = 0; i < 3; ++i) r.segment<3>(3 + 3 * i) = e[i] * P.transpose();
+  return r;
+}
 
 Mat3 rotation_z(double a) { return Eigen::AngleAxisd(a, Vec3::UnitZ()).toRotationMatrix(); }
 Mat3 rotation_y(double a) { return Eigen::AngleAxisd(a, Vec3::UnitY()).toRotationMatrix(); }
