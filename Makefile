@@ -1,7 +1,9 @@
 # The front door: `make run` and `make test` work on a fresh Debian 12 machine with nothing else.
 #   make run [SCENE=examples/drop.json] [OUT=out/<scene>]   build (Release) and simulate a scene
+#   make build                                              the `affix` command and the Python module
+#                                                           (PYTHONPATH=build/release/python)
 #   make test                                               build (Release + assertions) and run ctest
-#   make build | make bench | make clean
+#   make bench | make clean
 #   make test-asan                                          the unit tests under ASan + UBSan (not in `make test`)
 SCENE ?= examples/drop.json
 OUT ?= out/$(basename $(notdir $(SCENE)))
@@ -22,7 +24,7 @@ deps:
 
 build: deps
 	@cmake -S . -B $(RELEASE_DIR) $(CMAKE_FLAGS) -DAFFIX_BUILD_TESTS=OFF >/dev/null
-	@ninja -C $(RELEASE_DIR) -j $(JOBS) affix
+	@ninja -C $(RELEASE_DIR) -j $(JOBS) affix affix_python
 
 run: build
 	@$(RELEASE_DIR)/bin/affix run $(SCENE) --out $(OUT)
@@ -38,7 +40,8 @@ test: deps
 # simulation each, far slower under the sanitizers) and not the viewer's browser test (it checks the
 # page's JavaScript in Chromium, not C++ memory). Any finding fails its test; tests/lsan.supp lists the
 # leaks of third-party libraries (and why) that are not ours to fix.
-ASAN_TEST_EXCLUDE_LABELS := physics
+# Nor tests/python: the module would need the sanitizer runtime preloaded into the interpreter.
+ASAN_TEST_EXCLUDE_LABELS := physics|python
 ASAN_TEST_EXCLUDE_TESTS := viewer_browser
 test-asan: deps
 	@cmake -S . -B $(ASAN_DIR) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \

@@ -16,6 +16,10 @@ packages=(
   libosmesa6-dev libpng-dev ffmpeg   # affix render: offscreen OpenGL, PNG frames, GIF/MP4
   libhdf5-dev            # trajectory.h5, the binary trajectory of large runs (affix run --format hdf5)
   chromium               # the viewer page's browser test (headless)
+  pybind11-dev python3-dev python3-numpy   # the Python module (cmake/python.cmake), for /usr/bin/python3
+  python3-pytest         # its tests (tests/python, run by ctest)
+  python3-setuptools python3-venv python3-pip   # pip install --no-build-isolation . (setup.py)
+  python3-matplotlib     # examples/python/drop_and_plot.py
 )
 # Node.js and npm build the viewer page's JavaScript bundle (three.js, pinned by viewer/package-lock.json).
 # A machine may already have them from elsewhere; Debian's packages are used only when they are missing.

@@ -47,6 +47,22 @@ class Simulator {
   virtual std::vector<JointRecord> joint_records() const = 0;
   /// The contacts the solver acts on now (computed on request; they may cost a broad phase).
   virtual std::vector<ContactRecord> contact_records() const = 0;
+
+  // Edits between steps, for programs that drive a simulation (the Python module). Each checks its
+  // request (model/state_edits.hpp) and throws InputError for a bad one; a back-end that cannot do one
+  // keeps the default, which throws InputError "<request> is not supported by the <name> solver".
+
+  /// Replaces every model body's pose and velocity (model order, as poses() and velocities() give
+  /// them). An affine back-end takes BodyVelocity::A_dot, a rigid one ::angular. Fixed and kinematic
+  /// bodies must keep their current pose. The time is unchanged; a two-step integrator (BDF-2)
+  /// restarts from this state with one implicit Euler step.
+  virtual void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities);
+  /// A world force (N) on the body point now at world `point`, acting during the next step only (the
+  /// point moves with the body within it). Several add up.
+  virtual void apply_force(int body, const Vec3& force, const Vec3& point);
+  /// The pose a kinematic body reaches at the end of the next step, moving there linearly in its state,
+  /// and holds afterwards: it replaces the body's scene motion from now on.
+  virtual void set_kinematic_target(int body, const BodyPose& target);
 };
 
 }  // namespace affix

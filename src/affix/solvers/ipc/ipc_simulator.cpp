@@ -26,11 +26,14 @@ constexpr double kMinStartGap = 1e-3;
 
 /// Bodies that may touch, and dynamic bodies and the ground, must start at least kMinStartGap·d̂
 /// apart (those that overlap or sit below the ground are refused before, with their own message).
+/// At the stacked state q (`what` names it in the message), or at the bodies' q0 when q is empty.
 void refuse_bodies_too_close(const Model& scene, double dhat, const std::vector<AffineBody>& bodies,
-                             IncrementalPotential& potential) {
+                             IncrementalPotential& potential, VecX q0 = {}, const std::string& what = "") {
   const DofLayout& layout = potential.layout();
-  VecX q0(layout.total());
-  for (int i = 0; i < layout.body_count(); ++i) body_segment(layout, q0, i) = bodies[i].q0;
+  if (q0.size() == 0) {
+    q0.resize(layout.total());
+    for (int i = 0; i < layout.body_count(); ++i) body_segment(layout, q0, i) = bodies[i].q0;
+  }
   potential.update_contact_candidates(q0, nullptr);
   const ContactSummary s = potential.contact_summary(q0);
   if (!(s.min_distance < kMinStartGap * dhat)) return;
@@ -38,7 +41,7 @@ void refuse_bodies_too_close(const Model& scene, double dhat, const std::vector<
   const std::string other = j < 0 ? "the ground" : "body '" + excerpt(bodies[j].name) + "'";
   char gaps[96];
   std::snprintf(gaps, sizeof gaps, " starts %.3g m from ", s.min_distance);
-  std::string message = scene.file.string() + ": bodies[" + std::to_string(i) + "]: body '" +
+  std::string message = (what.empty() ? scene.file.string() : what) + ": bodies[" + std::to_string(i) + "]: body '" +
                         excerpt(bodies[i].name) + "'" + gaps + other;
   std::snprintf(gaps, sizeof gaps, "; expected at least %g × settings.ipc.dhat = %.3g m", kMinStartGap,
                 kMinStartGap * dhat);
@@ -99,6 +102,7 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
       joint_space_(bodies_, joints_),
       drivers_(joint_drivers(bodies_, joints_)) {
   const Model& scene = *model_;
+  kinematic_targets_.resize(bodies_.size());
   // check_model's test, on the solver's own potential.
   refuse_bodies_too_close(scene, ipc_settings_.dhat, bodies_, potential_);
 
@@ -170,6 +174,9 @@ StepStats IpcSimulator::step() {
   }
   // Every body shares one β (all bodies use the same integrator and history length).
   StepConstants c = step_constants(q_start, predictions);
+  // apply_force's forces, held for this step only: f = J(x̄)ᵀF, like a scene force.
+  for (const AppliedForce& f : applied_forces_) c.loads[f.body] += point_force(f.rest_point, f.force);
+  applied_forces_.clear();
   q = q_start;
   move_dirichlet_bodies(q, t_next);
   joint_space_.update_targets(q);
@@ -252,7 +259,8 @@ void IpcSimulator::move_dirichlet_bodies(VecX& q, double t_next) {
   bool moving = false;
   for (int i = 0; i < n; ++i) {
     if (!bodies_[i].is_dirichlet()) continue;
-    body_segment(layout_, dq, i) = prescribed_state(bodies_[i], t_next) - body_segment(layout_, q, i);
+    body_segment(layout_, dq, i) =
+        prescribed_state(bodies_[i], t_next, kinematic_targets_[i]) - body_segment(layout_, q, i);
     moving = moving || body_segment(layout_, dq, i).squaredNorm() > 0.0;
   }
   if (!moving) return;
@@ -329,6 +337,64 @@ std::vector<BodyVelocity> IpcSimulator::velocities() const {
 }
 
 std::vector<JointRecord> IpcSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }
+
+void IpcSimulator::set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) {
+  check_state(*model_, this->poses(), poses, velocities);
+  const int n = static_cast<int>(bodies_.size());
+  VecX q(layout_.total()), qdot(layout_.total());
+  for (int i = 0; i < scene_body_count_; ++i) {
+    body_segment(layout_, q, i) = affine_state(poses[i].p, poses[i].A);
+    // q̇ = (ṗ, Ȧ) in q's layout, since q is linear in (p, A).
+    body_segment(layout_, qdot, i) = affine_state(velocities[i].linear, velocities[i].A_dot);
+  }
+  // A virtual link follows the first scene body it is joined to, rigidly: x ↦ A'A⁻¹(x − p) + p'.
+  for (int v = scene_body_count_; v < n; ++v) {
+    int owner = -1;
+    for (const auto& [a, b] : joints_.body_pairs) {
+      const int other = a == v ? b : b == v ? a : -1;
+      if (other >= 0 && other < scene_body_count_) owner = owner < 0 ? other : std::min(owner, other);
+    }
+    const Vec12& qv = history_[v].q;
+    if (owner < 0) {
+      body_segment(layout_, q, v) = qv, body_segment(layout_, qdot, v) = history_[v].qdot;
+      continue;
+    }
+    const Vec12& old_o = history_[owner].q;
+    const Vec12 new_o = body_segment(layout_, q, owner);
+    const Mat3 T = state_matrix(new_o) * state_matrix(old_o).inverse();
+    const Vec3 p_v = T * (state_translation(qv) - state_translation(old_o)) + state_translation(new_o);
+    const Mat3 A_v = T * state_matrix(qv);
+    body_segment(layout_, q, v) = affine_state(p_v, A_v);
+    // Its velocity as a point set carried by the owner: ẋ = ṗₒ + M(x − pₒ) with M = ȦₒAₒ⁻¹.
+    const Vec12 qdot_o = body_segment(layout_, qdot, owner);
+    const Mat3 M = state_matrix(qdot_o) * state_matrix(new_o).inverse();
+    body_segment(layout_, qdot, v) =
+        affine_state(state_translation(qdot_o) + M * (p_v - state_translation(new_o)), M * A_v);
+  }
+  try {
+    refuse_bodies_too_close(*model_, ipc_settings_.dhat, bodies_, potential_, q, "set_state");
+  } catch (const InputError&) {
+    VecX q_now(layout_.total());  // the contact candidates back at the state that stays
+    for (int i = 0; i < n; ++i) body_segment(layout_, q_now, i) = history_[i].q;
+    potential_.update_contact_candidates(q_now, nullptr);
+    throw;
+  }
+  for (int i = 0; i < n; ++i) {
+    const Vec12 qi = body_segment(layout_, q, i), qdot_i = body_segment(layout_, qdot, i);
+    history_[i] = {qi, qdot_i, qi, qdot_i, false};
+  }
+}
+
+void IpcSimulator::apply_force(int body, const Vec3& force, const Vec3& point) {
+  const std::vector<BodyPose> now = poses();
+  check_body_index(*model_, body, "apply_force");
+  applied_forces_.push_back(applied_force(*model_, body, now[body], force, point));
+}
+
+void IpcSimulator::set_kinematic_target(int body, const BodyPose& target) {
+  check_kinematic_target(*model_, body, target);
+  kinematic_targets_[body] = affine_state(target.p, target.A);
+}
 
 SolverCapabilities IpcSimulator::capabilities() {
   SolverCapabilities c;

@@ -14,6 +14,7 @@
 #include "affix/solvers/ipc/time_integrator.hpp"
 #include "affix/solvers/linear/sparse_cholesky.hpp"
 #include "affix/model/simulator.hpp"
+#include "affix/model/state_edits.hpp"
 
 namespace affix {
 
@@ -42,6 +43,12 @@ class IpcSimulator final : public Simulator {
   std::vector<BodyVelocity> velocities() const override;
   std::vector<JointRecord> joint_records() const override;
   std::vector<ContactRecord> contact_records() const override;
+  /// Also refuses a state in which bodies that may touch are closer than 10⁻³·d̂ (as at the start).
+  /// The joints' virtual links move rigidly with the first scene body they join; joint rows the new
+  /// state breaks are restored by the next step's Newton solve (joint_space.hpp).
+  void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) override;
+  void apply_force(int body, const Vec3& force, const Vec3& point) override;
+  void set_kinematic_target(int body, const BodyPose& target) override;
 
   /// The model's bodies, then the joints' virtual links.
   const std::vector<AffineBody>& bodies() const { return bodies_; }
@@ -64,6 +71,8 @@ class IpcSimulator final : public Simulator {
   DofLayout layout_;                      // bodies_' stacked DOFs, the joints' virtual links included
   JointModel joints_;                     // appends its virtual links to bodies_
   std::vector<Vec3> force_points_;        // rest-frame application point of each force
+  std::vector<AppliedForce> applied_forces_;            // apply_force's, for the next step only
+  std::vector<std::optional<Vec12>> kinematic_targets_;  // per body: set_kinematic_target's, held
   std::vector<Vec12> gravity_loads_;
   std::vector<double> body_radii_;
   std::vector<BodyHistory> history_;

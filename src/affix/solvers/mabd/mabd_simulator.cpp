@@ -150,6 +150,7 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     // A joint between two prescribed bodies (or one and the world) constrains nothing that moves.
     if (moving_index_[j.body1] >= 0 || (j.body2 >= 0 && moving_index_[j.body2] >= 0)) active_joints_.push_back(k);
   }
+  kinematic_targets_.resize(n);
   limits_ = JointLimits(*model_, edges_, active_joints_, q_);
   twist_.assign(n, Mat3::Zero());
   for (int i : moving_bodies_) update_twist(i, CoRotation(state_matrix(q_[i]), settings_.rotation).rotation());
@@ -202,12 +203,15 @@ StepStats MabdSimulator::step() {
   std::vector<Vec12>& loads = step_loads_;
   loads = loads_;
   add_external_loads(loads, model_->forces, force_points_, t, [&](int i) { return state_matrix(q_[i]); });
+  // apply_force's forces, held for this step only: f = J(x̄)ᵀF, like a scene force.
+  for (const AppliedForce& f : applied_forces_) loads[f.body] += point_force(f.rest_point, f.force);
+  applied_forces_.clear();
   std::vector<Vec12>& q_tilde = q_tilde_;
   std::vector<Vec12>& q = q_next_;
   q_tilde.resize(n), q.resize(n);
   for (int i = 0; i < n; ++i) {
     q_tilde[i] = q_[i] + h * qdot_[i];
-    q[i] = bodies_[i].is_dirichlet() ? prescribed_state(bodies_[i], t_next) : q_tilde[i];
+    q[i] = bodies_[i].is_dirichlet() ? prescribed_state(bodies_[i], t_next, kinematic_targets_[i]) : q_tilde[i];
   }
   // Contact (penalty_contact.hpp): one broad phase over the step's motion qⁿ → q̃, and no update, the
   // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
@@ -343,6 +347,26 @@ std::vector<BodyVelocity> MabdSimulator::velocities() const {
   out.reserve(q_.size());
   for (std::size_t i = 0; i < q_.size(); ++i) out.push_back(affine_velocity(q_[i], qdot_[i]));
   return out;
+}
+
+void MabdSimulator::set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) {
+  check_state(*model_, this->poses(), poses, velocities);
+  for (std::size_t i = 0; i < q_.size(); ++i) {
+    q_[i] = affine_state(poses[i].p, poses[i].A);
+    qdot_[i] = affine_state(velocities[i].linear, velocities[i].A_dot);  // q is linear in (p, A)
+  }
+  limits_.end_step(q_);  // the limited angles unwrap against the new state
+  for (int i : moving_bodies_) update_twist(i, CoRotation(state_matrix(q_[i]), settings_.rotation).rotation());
+}
+
+void MabdSimulator::apply_force(int body, const Vec3& force, const Vec3& point) {
+  check_body_index(*model_, body, "apply_force");
+  applied_forces_.push_back(applied_force(*model_, body, affine_pose(q_[body]), force, point));
+}
+
+void MabdSimulator::set_kinematic_target(int body, const BodyPose& target) {
+  check_kinematic_target(*model_, body, target);
+  kinematic_targets_[body] = affine_state(target.p, target.A);
 }
 
 std::vector<JointRecord> MabdSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }

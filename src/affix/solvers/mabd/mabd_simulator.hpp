@@ -9,10 +9,12 @@
 // placed at their prescribed state first; their joints' rows then act on the moving side alone.
 // One iteration per step is the default (the paper's), `settings.mabd.iterations` allows more.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "affix/body/affine_body.hpp"
 #include "affix/model/simulator.hpp"
+#include "affix/model/state_edits.hpp"
 #include "affix/solvers/mabd/corotated_body.hpp"
 #include "affix/solvers/mabd/dual_solver.hpp"
 #include "affix/solvers/mabd/joint_limits.hpp"
@@ -40,6 +42,10 @@ class MabdSimulator final : public Simulator {
   std::vector<BodyVelocity> velocities() const override;
   std::vector<JointRecord> joint_records() const override;
   std::vector<ContactRecord> contact_records() const override { return {}; }
+  /// Joint rows the new state breaks are pulled back by the next step's Newton iterations.
+  void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) override;
+  void apply_force(int body, const Vec3& force, const Vec3& point) override;
+  void set_kinematic_target(int body, const BodyPose& target) override;
 
  private:
   /// The KKT system of one Newton iteration at q.
@@ -66,6 +72,8 @@ class MabdSimulator final : public Simulator {
   std::vector<double> edges_;                // per joint: the control-tetrahedron edge ℓ
   std::vector<int> active_joints_;           // the joints with a moving side, in model order: the KKT's
   std::vector<Vec3> force_points_;           // rest-frame application point of each force
+  std::vector<AppliedForce> applied_forces_;            // apply_force's, for the next step only
+  std::vector<std::optional<Vec12>> kinematic_targets_;  // per body: set_kinematic_target's, held
   std::vector<Vec12> loads_;                 // per body: gravity (the forces are added per step)
   std::vector<Vec12> q_, qdot_;              // per body
   std::vector<Mat3> twist_;                  // per body: h²Γ at the start of the step (lagged_twist)

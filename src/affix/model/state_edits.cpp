@@ -1,0 +1,76 @@
+#include "affix/model/state_edits.hpp"
+
+#include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
+#include "affix/math/number_text.hpp"
+#include "affix/model/start_checks.hpp"
+
+namespace affix {
+namespace {
+
+std::string body_label(const Model& model, int body) {
+  return "bodies[" + std::to_string(body) + "] ('" + excerpt(model.bodies[body].name) + "')";
+}
+
+}  // namespace
+
+void check_body_index(const Model& model, int body, const std::string& request) {
+  const int n = static_cast<int>(model.bodies.size());
+  if (body >= 0 && body < n) return;
+  throw InputError(request + ": body " + std::to_string(body) + ": expected an index from 0 to " +
+                   std::to_string(n - 1) + " (the scene has " + std::to_string(n) + " bodies)");
+}
+
+void check_state(const Model& model, const std::vector<BodyPose>& current, const std::vector<BodyPose>& poses,
+                 const std::vector<BodyVelocity>& velocities) {
+  const std::size_t n = model.bodies.size();
+  if (poses.size() != n || velocities.size() != n)
+    throw InputError("set_state: " + std::to_string(poses.size()) + " poses and " +
+                     std::to_string(velocities.size()) + " velocities: expected one of each per body (" +
+                     std::to_string(n) + ")");
+  Model posed = model;  // the start checks read the model's initial poses; meshes are shared
+  for (std::size_t i = 0; i < n; ++i) {
+    const int b = static_cast<int>(i);
+    const BodyPose& x = poses[i];
+    const BodyVelocity& v = velocities[i];
+    if (!x.p.allFinite() || !x.A.allFinite() || !v.linear.allFinite() || !v.angular.allFinite() || !v.A_dot.allFinite())
+      throw InputError("set_state: " + body_label(model, b) + ": expected finite numbers");
+    if (!(x.A.determinant() > 0.0))
+      throw InputError("set_state: " + body_label(model, b) + ".rotation: det A = " + number_text(x.A.determinant()) +
+                       ": expected a map that keeps orientation (det A > 0)");
+    const ModelBody& body = model.bodies[i];
+    if (body.is_dirichlet() && (x.p != current[i].p || x.A != current[i].A))
+      throw InputError("set_state: " + body_label(model, b) + " is " + (body.fixed ? "fixed" : "kinematic") +
+                       ": its pose is prescribed (expected its current pose" +
+                       (body.fixed ? ")" : "; move it with set_kinematic_target)"));
+    posed.bodies[i].position = x.p;
+    posed.bodies[i].rotation = x.A;
+  }
+  try {
+    refuse_bodies_below_ground(posed);
+    refuse_intersecting_bodies(posed);
+  } catch (const InputError& e) {
+    throw InputError(std::string("set_state: the new state: ") + e.what());
+  }
+}
+
+AppliedForce applied_force(const Model& model, int body, const BodyPose& pose, const Vec3& force, const Vec3& point) {
+  check_body_index(model, body, "apply_force");
+  if (!force.allFinite() || !point.allFinite())
+    throw InputError("apply_force: " + body_label(model, body) + ": expected a finite force and point");
+  return {body, force, pose.A.inverse() * (point - pose.p)};
+}
+
+void check_kinematic_target(const Model& model, int body, const BodyPose& target) {
+  check_body_index(model, body, "set_kinematic_target");
+  const ModelBody& b = model.bodies[body];
+  if (!b.kinematic)
+    throw InputError("set_kinematic_target: " + body_label(model, body) + " is " + (b.fixed ? "fixed" : "dynamic") +
+                     ": expected a body with a `kinematic` motion in the scene");
+  if (!target.p.allFinite() || !target.A.allFinite())
+    throw InputError("set_kinematic_target: " + body_label(model, body) + ": expected finite numbers");
+  if (!((target.A.transpose() * target.A - Mat3::Identity()).norm() <= 1e-9) || !(target.A.determinant() > 0.0))
+    throw InputError("set_kinematic_target: " + body_label(model, body) + ".rotation: expected a rotation matrix");
+}
+
+}  // namespace affix

@@ -1,0 +1,121 @@
+"""Scenes in and out of Python: affix.load, Scene.from_dict / to_dict, save, generate, and bad input."""
+import json
+
+import pytest
+
+import affix
+from conftest import box_scene
+
+
+def test_load_reads_a_scene_file_like_the_cli(source_dir):
+    scene = affix.load(source_dir / "examples" / "drop.json")
+    with open(source_dir / "examples" / "drop.json") as f:
+        data = json.load(f)
+    assert scene.name == "drop"
+    assert scene.body_names == [b["name"] for b in data["bodies"]]
+    assert scene.dt == data["settings"]["dt"]
+
+
+def assert_same(a, b, path="scene"):
+    """Equal dicts, numbers to 1e-12 relative: reading renormalises axes and frames, and turns degrees into
+    radians and back, which may move the last digit (scene_writer.hpp)."""
+    assert type(a) is type(b), path
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), path
+        for key in a:
+            assert_same(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for k, (x, y) in enumerate(zip(a, b)):
+            assert_same(x, y, f"{path}[{k}]")
+    elif isinstance(a, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15), path
+    else:
+        assert a == b, path
+
+
+def test_dict_round_trip(source_dir):
+    scene = affix.load(source_dir / "examples" / "joints" / "ragdoll.json")
+    data = scene.to_dict()
+    again = affix.Scene.from_dict(data, file=str(source_dir / "examples" / "joints" / "ragdoll.json"))
+    assert_same(again.to_dict(), data)
+    assert again.joint_names == scene.joint_names
+
+
+def test_from_dict_fills_in_the_defaults():
+    data = affix.Scene.from_dict(box_scene()).to_dict()
+    body = data["bodies"][0]
+    assert body["density"] == 1000 and body["friction"] == 0.5
+    assert data["settings"]["solver"] == "ipc"
+    assert data["ground"]["height"] == 0
+
+
+def test_save_and_load_round_trip(tmp_path):
+    scene = affix.Scene.from_dict(box_scene())
+    scene.save(tmp_path / "cube.json")
+    loaded = affix.load(str(tmp_path / "cube.json"))
+    assert loaded.name == "cube"
+    assert_same(loaded.to_dict(), scene.to_dict())
+
+
+def test_generate_builds_the_cli_families():
+    chain = affix.generate("chain", links=7, joint="hinge")
+    assert len(chain.body_names) == 7 and len(chain.joint_names) == 7
+    assert chain.to_dict()["joints"][0]["type"] == "hinge"
+    tree = affix.generate("tree", depth=2, branching=3, dt=0.005, duration=0.5)
+    assert len(tree.body_names) == 1 + 3 + 9
+    assert tree.dt == 0.005 and tree.duration == 0.5
+    assert len(affix.generate("wrecking-ball", blocks=3).body_names) > 3
+
+
+@pytest.mark.parametrize(
+    "kind, options, says",
+    [
+        ("rope", {}, "generate: unknown kind 'rope' (expected one of: chain, net, tree, pulley, pile, drop, wrecking-ball)"),
+        ("chain", {"link": 3}, "generate chain: link: unknown option"),
+        ("chain", {"links": 2.5}, "generate chain: links: expected a whole number"),
+        ("chain", {"links": 0}, "--links 0: expected a whole number from 1"),
+        ("chain", {"joint": "weld"}, "weld"),
+        ("chain", {"dt": -1.0}, "settings.dt"),
+    ],
+)
+def test_generate_refuses_bad_options(kind, options, says):
+    with pytest.raises(affix.InputError) as error:
+        affix.generate(kind, **options)
+    assert says in str(error.value)
+
+
+def test_bad_input_raises_input_error_with_the_json_path():
+    data = box_scene()
+    data["bodies"][0]["shape"] = {"box": [0.5, 0.5]}
+    with pytest.raises(affix.InputError) as error:
+        affix.Scene.from_dict(data, file="cube.json")
+    message = str(error.value)
+    assert message.startswith("cube.json: bodies[0].shape.box")
+    assert "expected" in message
+    assert isinstance(error.value, ValueError)  # affix.InputError is a ValueError
+
+
+def test_bad_input_names_the_dict_when_there_is_no_file():
+    data = box_scene()
+    data["settings"]["dt"] = "fast"
+    with pytest.raises(affix.InputError, match=r"^<dict>: settings\.dt"):
+        affix.Scene.from_dict(data)
+    data = box_scene()
+    data["bodies"][0]["position"] = [0, 0, float("nan")]
+    with pytest.raises(affix.InputError, match="finite numbers"):
+        affix.Scene.from_dict(data)
+    with pytest.raises(affix.InputError, match="expected a dict"):
+        affix.Scene.from_dict([1, 2])
+
+
+def test_load_of_a_bad_file_names_file_and_path(tmp_path):
+    path = tmp_path / "bad.json"
+    data = box_scene()
+    data["bodies"][0]["mass"] = -1
+    path.write_text(json.dumps(data))
+    with pytest.raises(affix.InputError) as error:
+        affix.load(path)
+    assert str(error.value).startswith(str(path) + ": bodies[0].mass")
+    with pytest.raises(affix.InputError, match="missing.json"):
+        affix.load(tmp_path / "missing.json")

@@ -1,0 +1,146 @@
+"""affix.Simulator: stepping, the documented array shapes, state edits, records and errors."""
+import math
+
+import numpy as np
+import pytest
+
+import affix
+from conftest import box_scene
+
+
+def two_bodies():
+    """A cube above the ground and a kinematic paddle moving along x, away from it."""
+    data = box_scene(gravity=[0, 0, -9.81])
+    data["bodies"].append({"name": "paddle", "shape": {"box": [1, 0.1, 0.1]}, "position": [3, 0, 1],
+                           "kinematic": {"velocity": [1, 0, 0]}})
+    return affix.Scene.from_dict(data)
+
+
+@pytest.mark.parametrize("solver", ["ipc", "mabd"])
+def test_arrays_have_the_documented_shapes_and_are_read_only(solver):
+    sim = affix.Simulator(two_bodies(), solver=solver)
+    assert sim.solver == solver
+    for name, shape in [("positions", (2, 3)), ("rotations", (2, 3, 3)), ("velocities", (2, 6))]:
+        array = getattr(sim, name)
+        assert array.shape == shape and array.dtype == np.float64, name
+        assert not array.flags.writeable, name
+        with pytest.raises(ValueError):
+            array[0, 0] = 1.0
+    np.testing.assert_array_equal(sim.positions, [[0, 0, 1], [3, 0, 1]])
+    np.testing.assert_array_equal(sim.rotations, [np.eye(3), np.eye(3)])
+    np.testing.assert_array_equal(sim.velocities[0], np.zeros(6))
+
+
+def test_step_returns_statistics_and_advances_time():
+    sim = affix.Simulator(two_bodies())
+    stats = sim.step()
+    assert isinstance(stats, affix.StepStats)
+    assert stats.step == 1 and stats.time == pytest.approx(0.01) and stats.iterations >= 1
+    assert sim.time == pytest.approx(0.01)
+    many = sim.step(4)
+    assert [s.step for s in many] == [2, 3, 4, 5]
+    assert sim.step_count == 5 and sim.time == pytest.approx(0.05)
+    assert sim.step(0) == []
+    # Free fall by implicit Euler: v = n h g, exactly (nothing is near the ground yet).
+    assert sim.velocities[0, 2] == pytest.approx(-5 * 0.01 * 9.81, rel=1e-9)
+    assert sim.positions[1, 0] == pytest.approx(3.05, abs=1e-12)
+
+
+def test_set_state_round_trips():
+    sim = affix.Simulator(two_bodies())
+    sim.step()
+    positions = sim.positions.copy()
+    positions[0] = [0.5, -0.5, 2.0]
+    rotations = sim.rotations.copy()
+    c, s = math.cos(0.3), math.sin(0.3)
+    rotations[0] = [[c, -s, 0], [s, c, 0], [0, 0, 1]]
+    velocities = sim.velocities.copy()
+    velocities[0] = [1, 2, 3, 0.1, 0.2, 0.3]
+    sim.set_state(positions, rotations, velocities)
+    np.testing.assert_array_equal(sim.positions, positions)
+    np.testing.assert_allclose(sim.rotations, rotations, atol=1e-15)
+    np.testing.assert_allclose(sim.velocities, velocities, atol=1e-14)
+    sim.set_state(velocities=np.zeros((2, 6)) + [0, 0, 0, 0, 0, 0])  # positions and rotations kept
+    np.testing.assert_array_equal(sim.positions, positions)
+
+
+def test_set_state_refuses_bad_shapes_and_prescribed_moves():
+    sim = affix.Simulator(two_bodies())
+    with pytest.raises(affix.InputError, match=r"set_state: positions: expected an array of shape \(2, 3\), got \(3,\)"):
+        sim.set_state(positions=[1, 2, 3])
+    with pytest.raises(affix.InputError, match=r"got a str"):
+        sim.set_state(velocities="fast")
+    moved = sim.positions.copy()
+    moved[1, 2] += 1
+    with pytest.raises(affix.InputError, match=r"bodies\[1\] \('paddle'\) is kinematic"):
+        sim.set_state(positions=moved)
+    inside = sim.positions.copy()
+    inside[0, 2] = 0.1
+    with pytest.raises(affix.InputError, match="on or below the ground"):
+        sim.set_state(positions=inside)
+
+
+def test_apply_force_acts_for_one_step():
+    sim = affix.Simulator(two_bodies())
+    h, m = 0.01, 1000 * 0.5 ** 3
+    sim.apply_force("cube", [m * 9.81, 0, 0])  # at its origin
+    sim.step()
+    assert sim.velocities[0, 0] == pytest.approx(h * 9.81, rel=1e-9)
+    sim.step()
+    assert sim.velocities[0, 0] == pytest.approx(h * 9.81, rel=1e-9)  # no more push: unchanged
+    sim.apply_force(0, [0, 100, 0], point=sim.positions[0] + [0.25, 0, 0])  # off-centre: it turns
+    sim.step()
+    assert sim.velocities[0, 5] > 0
+    with pytest.raises(affix.InputError, match="no body named 'lid'"):
+        sim.apply_force("lid", [0, 0, 1])
+    with pytest.raises(affix.InputError, match=r"apply_force: force: expected an array of shape \(3,\)"):
+        sim.apply_force(0, [0, 1])
+
+
+def test_kinematic_target_is_reached_and_held():
+    sim = affix.Simulator(two_bodies())
+    sim.set_kinematic_target("paddle", [3, 0.1, 1.1], rotation=[math.cos(0.1), 0, 0, math.sin(0.1)])
+    sim.step(2)
+    np.testing.assert_allclose(sim.positions[1], [3, 0.1, 1.1], atol=1e-12)
+    np.testing.assert_allclose(sim.rotations[1][:2, :2], [[math.cos(0.2), -math.sin(0.2)],
+                                                          [math.sin(0.2), math.cos(0.2)]], atol=1e-12)
+    with pytest.raises(affix.InputError, match="is dynamic"):
+        sim.set_kinematic_target(0, [0, 0, 1])
+
+
+def test_joint_and_contact_records(source_dir):
+    chain = affix.Simulator(affix.generate("chain", links=3))
+    chain.step(3)
+    records = chain.joints
+    assert len(records) == 3 and [r.joint for r in records] == [0, 1, 2]
+    for r in records:
+        assert r.anchor1.shape == (3,) and np.linalg.norm(r.anchor1 - r.anchor2) < 1e-6
+    cube = affix.Simulator(affix.Scene.from_dict(box_scene()))
+    assert cube.contacts == []
+    data = box_scene()
+    data["bodies"][0]["position"] = [0, 0, 0.2505]  # 0.5 mm above the ground: within d̂ = 1 mm
+    near = affix.Simulator(affix.Scene.from_dict(data))
+    near.step()
+    contacts = near.contacts
+    assert contacts and all(c.body1 == 0 and c.body2 == -1 for c in contacts)
+    assert all(c.distance > 0 and c.normal[2] == pytest.approx(1) for c in contacts)
+
+
+def test_solver_errors_raise_input_error():
+    with pytest.raises(affix.InputError, match="solver 'euler': expected one of: ipc, mabd"):
+        affix.Simulator(two_bodies(), solver="euler")
+    data = box_scene()
+    data["bodies"].append({"name": "twin", "shape": {"box": [0.5, 0.5, 0.5]}, "position": [0.1, 0, 1]})
+    with pytest.raises(affix.InputError, match="intersect"):
+        affix.Simulator(affix.Scene.from_dict(data))
+
+
+def test_divergence_raises_simulation_error_with_the_step():
+    sim = affix.Simulator(affix.Scene.from_dict(box_scene()))
+    sim.step()
+    sim.apply_force(0, [1e300, 0, 0])
+    with pytest.raises(affix.SimulationError, match=r"^step 2 \(t = 0\.02 s\): body 'cube'") as error:
+        sim.step()
+    assert isinstance(error.value, RuntimeError)
+    with pytest.raises(affix.SimulationError, match="failed earlier: step 2"):
+        sim.step()
