@@ -1,5 +1,6 @@
 #include "mjcf.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <iomanip>
 #include <sstream>
@@ -47,13 +48,19 @@ class Writer {
     x << std::setprecision(17);
     const Settings& settings = model_.settings;
     const std::size_t n = model_.bodies.size();
+    const std::size_t rows = std::min<std::size_t>(3 * loops_.size() + 8 * n + 100, kMaxRows);
+    // The stack, which 2.2 would size far larger by default (5 GB for the 1000-link chain): room for
+    // the Newton solver's dense nv × nv Hessian and a few njmax × nv Jacobians.
+    const std::size_t nv = dofs(), stack = 3 * (nv * nv + rows * nv) + 1'000'000;
     x << "<mujoco model=\"affix\">\n"
       << "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
       << "  <option timestep=\"" << settings.dt << "\" gravity=\"" << vec(settings.gravity)
       << "\" solver=\"Newton\"/>\n"
-      // MuJoCo 2.2 allocates its constraint rows up front: room for every connect (3 rows) and for
-      // up to 8 contacts per body (pyramidal friction cones: 4 rows each).
-      << "  <size njmax=\"" << 3 * loops_.size() + 32 * n + 100 << "\" nconmax=\"" << 8 * n + 100 << "\"/>\n"
+      // MuJoCo 2.2 allocates its constraint rows up front, and some of its arrays are njmax × njmax
+      // (efc_AR): room for every connect (3 rows) and 2 contacts per body (pyramidal cones: 4 rows each),
+      // but at most kMaxRows, which keeps those arrays near 1 GB. A scene that needs more rows than that
+      // overflows (MuJoCo warns and drops constraints), and the measures show it.
+      << "  <size njmax=\"" << rows << "\" nconmax=\"" << 8 * n + 100 << "\" nstack=\"" << stack << "\"/>\n"
       << "  <worldbody>\n";
     if (model_.ground) {
       x << "    <geom type=\"plane\" size=\"0 0 1\" pos=\"0 0 " << model_.ground->height << "\" friction=\""
@@ -164,6 +171,16 @@ class Writer {
         throw InputError("bodies[" + std::to_string(i) + "].velocity: a jointed body's initial velocity is not translated to MuJoCo");
       }
     }
+  }
+
+  /// Degrees of freedom of the tree: 3 per ball joint, 1 per hinge, 6 per free body.
+  std::size_t dofs() const {
+    std::size_t nv = 0;
+    for (const Node& node : nodes_) {
+      if (node.free) nv += 6;
+      if (node.joint >= 0) nv += model_.joints[static_cast<std::size_t>(node.joint)].def.type == JointType::ball ? 3 : 1;
+    }
+    return nv;
   }
 
   std::string path(std::size_t k) const { return "joints[" + std::to_string(k) + "]"; }

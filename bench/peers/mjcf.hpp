@@ -12,6 +12,7 @@
 // kMaxDepth levels, whose child then starts a new free subtree: MJCF nests bodies as XML elements, and
 // the XML parser inside MuJoCo refuses deep nesting. Pairs joined by a connect constraint are excluded
 // from contact (MuJoCo already filters parent and child).
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ namespace affix::peers {
 
 /// Deepest tree nesting written before a chain continues as a new free subtree.
 inline constexpr int kMaxDepth = 90;
+
+/// Most constraint rows allocated (MuJoCo 2.2's njmax; memory grows as its square).
+inline constexpr std::size_t kMaxRows = 12000;
 
 struct Mjcf {
   std::string xml;

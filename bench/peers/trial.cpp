@@ -99,6 +99,7 @@ bool parse(const std::string& line, TrialResult& r) {
     _exit(0);
   }
   g_setup_s = since(setup_start);
+  send("partial", "killed in step 1", none, g_setup_s);  // set up: a kill from now on is in a step
 
   std::vector<std::optional<Primitive>> shapes;
   for (const BodyDef& body : input.scene.bodies) shapes.push_back(primitive_of(body));
@@ -137,7 +138,7 @@ bool parse(const std::string& line, TrialResult& r) {
         break;
       }
       if (since(last_sent) > 0.5) {
-        send("partial", "killed in a step after this snapshot", recorder.result(), g_setup_s);
+        send("partial", "killed in step " + std::to_string(k + 2), recorder.result(), g_setup_s);
         last_sent = Clock::now();
       }
     }
@@ -212,7 +213,8 @@ TrialResult run_trial(const BenchInput& input, const EngineSpec& spec, const Tri
   waitpid(pid, &wstatus, 0);
   if (killed) {
     result.status = "partial";
-    result.note = "killed after " + std::to_string(static_cast<int>(deadline)) + " s (a step outlasted the budget)";
+    result.note = (got ? result.note : std::string("killed during setup")) + " after " +
+                  std::to_string(static_cast<int>(deadline)) + " s in all";
   } else if (WIFSIGNALED(wstatus)) {
     result.status = "failed";
     result.note = std::string("crashed: ") + strsignal(WTERMSIG(wstatus)) + (got ? " (measures up to the last snapshot)" : "");
