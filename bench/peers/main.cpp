@@ -46,7 +46,9 @@ std::string first_line_of(const std::string& command) {
   return out;
 }
 
-std::string header(bool quick, double budget) {
+std::string load_average() { return first_line_of("cut -d' ' -f1-3 /proc/loadavg"); }
+
+std::string header(bool quick, double budget, const std::string& load_at_start) {
   const std::time_t now = std::time(nullptr);
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
@@ -65,7 +67,8 @@ std::string header(bool quick, double budget) {
     << " s of stepping time (setup and measuring not counted): a run that reaches it stops and is marked "
        "partial, and its measures cover the steps it made; a run still inside one step long after it is "
        "killed, keeping the measures of its last snapshot. **The machine is shared with other engineers' builds and tests**, so "
-       "times carry their load (two cores for everyone); ratios within a table were taken minutes apart.\n"
+       "times carry their load (two cores for everyone; load average " << load_at_start << " when the run began, "
+    << load_average() << " when it ended); ratios within a table were taken minutes apart.\n"
     << "- Measures, all computed from the bodies' poses by one piece of code (bench/peers/measures.hpp): "
        "ms/step is the median wall time of the engine's step call; joint gap the largest distance between a "
        "joint's two anchors as its bodies carry them; body pen. and ground pen. the largest penetration depth "
@@ -144,6 +147,7 @@ int main(int argc, char** argv) {
   TrialLimits limits;
   limits.budget_s = budget;
   int exit_code = 0;
+  const std::string load_at_start = load_average();
   try {
     std::vector<CaseResult> results;
     if (!scene_file.empty()) {
@@ -156,7 +160,7 @@ int main(int argc, char** argv) {
         results.push_back(run_case(bench, bench.make(), limits));
       }
     }
-    const std::string page = benchmarks_page(header(quick, budget), results);
+    const std::string page = benchmarks_page(header(quick, budget, load_at_start), results);
     if (quick) {
       // The `bench` ctest: every run must end in a row of its own making — complete, partial, blown up
       // or refused with a reason — not a failure or crash of the harness or an engine.
