@@ -72,9 +72,11 @@ std::string header(bool quick, double budget, const std::string& load_at_start) 
     << "- Measures, all computed from the bodies' poses by one piece of code (bench/peers/measures.hpp): "
        "ms/step is the median wall time of the engine's step call; joint gap the largest distance between a "
        "joint's two anchors as its bodies carry them; body pen. and ground pen. the largest penetration depth "
-       "between bodies and into the ground (exact for boxes and spheres); energy drift (E_end − E_0) / max KE, "
-       "negative when energy was lost; intact: joint gap < 1 mm, penetrations < 1 cm, no blow-up; the last "
-       "column divides an affix solver's ms/step by the fastest intact peer's.\n";
+       "between bodies and into the ground (exact for boxes and spheres); energy drift (E_end − E_0) over the most "
+       "energy in motion or released at any step (−1: all of it dissipated, 0: conserved, > 0: energy made); "
+       "intact: a complete run with joint gap < 1 mm, penetrations < 1 cm and no blow-up (so far: the same for "
+       "the steps a partial run made); the last column divides an affix solver's ms/step by the fastest intact "
+       "peer's.\n";
   return s.str();
 }
 

@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "affix/error.hpp"
@@ -57,12 +59,14 @@ class OdeEngine final : public Engine {
 
   void step() override {
     dSpaceCollide(space_, this, &OdeEngine::near_callback);
-    if (quick_) {
-      dWorldQuickStep(world_, h_);
-    } else {
-      dWorldStep(world_, h_);
-    }
+    // Both return 0, leaving the world as it was, when they cannot allocate their working memory (a
+    // dense dWorldStep of tens of thousands of rows): that is a failed step, not a still scene.
+    const int stepped = quick_ ? dWorldQuickStep(world_, h_) : dWorldStep(world_, h_);
     dJointGroupEmpty(contacts_);
+    if (!stepped) {
+      throw std::runtime_error(std::string(quick_ ? "dWorldQuickStep" : "dWorldStep") +
+                               " could not allocate its working memory");
+    }
   }
 
   void poses(std::vector<BodyPose>& out) const override {

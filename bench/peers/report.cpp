@@ -39,7 +39,7 @@ std::string case_table(const CaseResult& r) {
       << " | " << number(run.setup_s, "%.2f") << " | " << (ran ? number(m.median_ms, "%.3g") : "") << " | "
       << (ran ? metres(m.max_joint_gap) : "") << " | " << (ran ? metres(m.max_body_penetration) : "") << " | "
       << (ran ? metres(m.max_ground_penetration) : "") << " | " << (ran ? number(m.energy_drift, "%+.3f") : "")
-      << " | " << (run.intact() ? "yes" : "no") << " | " << ratio << " | " << run.note << " |\n";
+       << " | " << (run.intact() ? "yes" : run.kept_so_far() ? "so far" : "no") << " | " << ratio << " | " << run.note << " |\n";
   }
   return s.str();
 }

@@ -152,7 +152,7 @@ bool parse(const std::string& line, TrialResult& r) {
 
 }  // namespace
 
-bool TrialResult::intact() const {
+bool TrialResult::kept_so_far() const {
   return (status == "complete" || status == "partial") && measures.steps > 0 && !measures.blew_up &&
          measures.max_joint_gap < 1e-3 && measures.max_body_penetration < 1e-2 &&
          measures.max_ground_penetration < 1e-2;

@@ -18,7 +18,7 @@ struct TrialLimits {
   double budget_s = 10.0;        ///< time in the engine's step calls (setup and measuring not counted)
   double setup_limit_s = 30.0;   ///< wall time to build the engine
   double grace_s = 10.0;         ///< past setup + 3 budgets before the child is killed
-  double memory_gb = 6.0;        ///< address-space limit of the child
+  double memory_gb = 8.0;        ///< address-space limit of the child
 };
 
 struct TrialResult {
@@ -29,8 +29,10 @@ struct TrialResult {
   int steps_planned = 0;
   double setup_s = 0.0;
   Measures measures;
-  /// Joint gap under 1 mm, penetration under 1 cm, no blow-up, and at least one step: the scene kept.
-  bool intact() const;
+  /// Joint gap under 1 mm, penetrations under 1 cm, no blow-up, over every step made.
+  bool kept_so_far() const;
+  /// kept_so_far() over the whole run (complete): the scene kept, which a ratio's peer must have.
+  bool intact() const { return status == "complete" && kept_so_far(); }
 };
 
 TrialResult run_trial(const BenchInput& input, const EngineSpec& spec, const TrialLimits& limits);
