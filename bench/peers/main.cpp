@@ -101,6 +101,8 @@ std::string capability_caveat(const EngineSpec& spec, const Model& model, bool b
   return "";
 }
 
+std::string engine_filter;  // --engine
+
 CaseResult run_case(const BenchCase& bench, Scene scene, const TrialLimits& limits) {
   CaseResult result;
   result.bench = bench;
@@ -118,6 +120,7 @@ CaseResult run_case(const BenchCase& bench, Scene scene, const TrialLimits& limi
   }
   const bool body_pairs = has_body_pairs(model);
   for (const EngineSpec& spec : specs) {
+    if (spec.engine.find(engine_filter) == std::string::npos) continue;
     std::cerr << "  " << spec.engine << " (" << spec.mode << ") ... " << std::flush;
     const auto start = std::chrono::steady_clock::now();
     TrialResult run = run_trial(input, spec, limits);
@@ -143,6 +146,7 @@ int main(int argc, char** argv) {
   app.add_option("--budget", budget, "Budget of one run's stepping time in s (default 10; 3 with --quick)");
   app.add_option("--family", family, "Only this family: chain, net, pile, wrecking-ball");
   app.add_option("--out", out, "Markdown page to write (default: stdout)");
+  app.add_option("--engine", engine_filter, "Only the engines whose name contains this (\"MuJoCo\", \"affix\")");
   app.add_option("--scene", scene_file, "Run one scene file instead of the benchmark scenes");
   CLI11_PARSE(app, argc, argv);
   if (quick && app.count("--budget") == 0) budget = 3.0;

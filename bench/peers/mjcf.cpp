@@ -48,7 +48,7 @@ class Writer {
     x << std::setprecision(17);
     const Settings& settings = model_.settings;
     const std::size_t n = model_.bodies.size();
-    const std::size_t rows = std::min<std::size_t>(3 * loops_.size() + 16 * n + 100, kMaxRows);
+    const std::size_t rows = std::min<std::size_t>(3 * loops_.size() + (model_.ground ? 16 : 8) * n + 100, kMaxRows);
     // The stack, which 2.2 would size far larger by default (5 GB for the 1000-link chain): room for
     // the Newton solver's dense nv × nv Hessian and a few njmax × nv Jacobians.
     const std::size_t nv = dofs(), stack = 3 * (nv * nv + rows * nv) + 1'000'000;
@@ -57,8 +57,8 @@ class Writer {
       << "  <option timestep=\"" << settings.dt << "\" gravity=\"" << vec(settings.gravity)
       << "\" solver=\"Newton\"/>\n"
       // MuJoCo 2.2 allocates its constraint rows up front, and some of its arrays are njmax × njmax
-      // (efc_AR): room for every connect (3 rows) and 4 contacts per body (pyramidal cones: 4 rows each),
-      // but at most kMaxRows, which keeps those arrays near 3 GB. A scene that needs more rows than that
+      // (efc_AR): room for every connect (3 rows) and 4 contacts per body on a ground, 2 without one
+      // (pyramidal cones: 4 rows each), but at most kMaxRows, which keeps those arrays near 1 GB. A scene that needs more rows than that
       // overflows (MuJoCo warns and drops constraints), and the measures show it.
       << "  <size njmax=\"" << rows << "\" nconmax=\"" << 8 * n + 100 << "\" nstack=\"" << stack << "\"/>\n"
       << "  <worldbody>\n";

@@ -24,7 +24,7 @@ namespace affix::peers {
 inline constexpr int kMaxDepth = 90;
 
 /// Most constraint rows allocated (MuJoCo 2.2's njmax; memory grows as its square).
-inline constexpr std::size_t kMaxRows = 16000;
+inline constexpr std::size_t kMaxRows = 8192;
 
 struct Mjcf {
   std::string xml;
