@@ -28,6 +28,8 @@ class Engine {
   virtual void step() = 0;
   /// Every model body's pose (origin and rotation, model order) into `out`, sized by the caller.
   virtual void poses(std::vector<BodyPose>& out) const = 0;
+  /// What the engine warned about during the run (once per kind), for the row's note; "" if nothing.
+  virtual std::string warnings() const { return ""; }
 };
 
 struct EngineSpec {

@@ -22,10 +22,24 @@ namespace affix::peers {
 
 namespace {
 
+// MuJoCo's warnings arrive through a plain function pointer; the child process runs one engine.
+std::string g_warnings;
+
+/// MuJoCo's own instability check (bad QACC) warns and then resets the state to the start: stepping on
+/// would measure a scene that jumped back, so the run ends there as blown up. Other warnings (a full
+/// constraint buffer: constraints dropped) are kept, once each, for the row's note.
+void on_warning(const char* message) {
+  const std::string text = message;
+  if (text.find("unstable") != std::string::npos) fail_trial("MuJoCo: " + text + " (MuJoCo resets the state)", "blew up");
+  const std::string kind = text.substr(0, text.find(". Time"));
+  if (g_warnings.find(kind) == std::string::npos) g_warnings += (g_warnings.empty() ? "MuJoCo: " : "; ") + kind;
+}
+
 class MujocoEngine final : public Engine {
  public:
   explicit MujocoEngine(const BenchInput& input) {
     mju_user_error = [](const char* message) { fail_trial(std::string("MuJoCo error: ") + message); };
+    mju_user_warning = on_warning;
     const Mjcf mjcf = write_mjcf(input);
     const std::filesystem::path file =
         std::filesystem::temp_directory_path() / ("affix_peers_" + std::to_string(getpid()) + ".xml");
@@ -59,6 +73,7 @@ class MujocoEngine final : public Engine {
   }
 
   void step() override { mj_step(model_, data_); }
+  std::string warnings() const override { return g_warnings; }
 
   void poses(std::vector<BodyPose>& out) const override {
     for (std::size_t i = 0; i < out.size(); ++i) {

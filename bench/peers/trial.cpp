@@ -146,6 +146,7 @@ bool parse(const std::string& line, TrialResult& r) {
     status = "failed";
     note = e.what();
   }
+  if (const std::string warned = engine->warnings(); !warned.empty()) note = note.empty() ? warned : note + "; " + warned;
   send(status, note, recorder.result(), g_setup_s);
   _exit(0);
 }
@@ -158,8 +159,8 @@ bool TrialResult::kept_so_far() const {
          measures.max_ground_penetration < 1e-2;
 }
 
-void fail_trial(const std::string& message) {
-  send("failed", message, g_recorder ? g_recorder->result() : Measures{}, g_setup_s);
+void fail_trial(const std::string& message, const std::string& status) {
+  send(status, message, g_recorder ? g_recorder->result() : Measures{}, g_setup_s);
   _exit(1);
 }
 

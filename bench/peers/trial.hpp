@@ -38,7 +38,8 @@ struct TrialResult {
 TrialResult run_trial(const BenchInput& input, const EngineSpec& spec, const TrialLimits& limits);
 
 /// For engines whose errors arrive through a C callback (MuJoCo's mju_user_error): ends the trial's
-/// child with status "failed" and the message, keeping the measures so far.
-[[noreturn]] void fail_trial(const std::string& message);
+/// child with `status` ("failed", or "blew up" for an engine that detects its own instability) and the
+/// message, keeping the measures so far.
+[[noreturn]] void fail_trial(const std::string& message, const std::string& status = "failed");
 
 }  // namespace affix::peers
