@@ -5,6 +5,7 @@
 #   make test                                               build (Release + assertions) and run ctest
 #   make bench | make clean
 #   make test-asan                                          the unit tests under ASan + UBSan (not in `make test`)
+#   make bench-peers [QUICK=1]                              affix beside MuJoCo, Bullet and ODE: docs/benchmarks.md
 SCENE ?= examples/drop.json
 OUT ?= out/$(basename $(notdir $(SCENE)))
 RELEASE_DIR := build/release
@@ -17,7 +18,7 @@ CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps build run test test-asan bench clean
+.PHONY: deps build run test test-asan bench bench-peers clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -32,7 +33,7 @@ run: build
 test: deps
 	@cmake -S . -B $(TEST_DIR) $(CMAKE_FLAGS) -DAFFIX_ASSERTIONS=ON >/dev/null
 	@ninja -C $(TEST_DIR) -j $(JOBS)
-	@cd $(TEST_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900
+	@cd $(TEST_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 -LE bench
 
 # Everything built with AddressSanitizer and UndefinedBehaviorSanitizer (-O1 -g, assertions on: no
 # NDEBUG in these flags), then every unit-test directory run under them — math, geometry, distance, ccd,
@@ -55,6 +56,19 @@ bench: deps
 	@cmake -S . -B $(RELEASE_DIR) $(CMAKE_FLAGS) -DAFFIX_BUILD_BENCH=ON >/dev/null
 	@ninja -C $(RELEASE_DIR) -j $(JOBS)
 	@$(RELEASE_DIR)/bench/affix_bench
+	@cd $(RELEASE_DIR) && ctest --output-on-failure -L bench
+
+# The side-by-side benchmark (bench/peers/README.md): installs the peers' Debian packages, builds the
+# harness and runs every scene in every engine (about 30 minutes on two cores), writing
+# docs/benchmarks.md. QUICK=1: the smallest scene of each family (a few minutes; the `bench` ctest),
+# written to out/benchmarks_quick.md so that the committed page stays the full run.
+PEERS_FLAGS := $(if $(QUICK),--quick --out out/benchmarks_quick.md,--out docs/benchmarks.md)
+bench-peers: deps
+	@bash scripts/install-deps.sh --peers
+	@cmake -S . -B $(RELEASE_DIR) $(CMAKE_FLAGS) -DAFFIX_BUILD_BENCH=ON >/dev/null
+	@ninja -C $(RELEASE_DIR) -j $(JOBS) affix_peers
+	@mkdir -p out
+	@$(RELEASE_DIR)/bench/peers/affix_peers $(PEERS_FLAGS)
 
 clean:
 	rm -rf build

@@ -26,6 +26,14 @@ packages=(
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
+if [ "${1:-}" = "--peers" ]; then
+  packages=(
+    libmujoco-dev   # MuJoCo 2.2.2 (double precision)
+    libbullet-dev   # Bullet 3.24; bench/peers links its float64 (double-precision) build
+    libode-dev      # ODE 0.16.2, built in double precision
+  )
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -90,6 +90,8 @@ TEST_F(GenerateTest, ChainWithDefaultsAndOptions) {
   ASSERT_EQ(heavy["bodies"].size(), 12u);
   EXPECT_NEAR(heavy["bodies"][11]["mass"].get<double>() / heavy["bodies"][0]["mass"].get<double>(), 1000.0, 1e-9);
   EXPECT_EQ(heavy["joints"][3]["type"], "hinge");
+  const nlohmann::json boxes = read_json(expect_generated_and_valid({"chain", "--links", "5", "--link", "box"}, "box_chain.json"));
+  EXPECT_EQ(boxes["bodies"][4]["shape"]["box"], nlohmann::json::array({0.1, 0.02, 0.02}));
 }
 
 TEST_F(GenerateTest, NetWithDefaultsAndOptions) {
@@ -142,6 +144,11 @@ TEST_F(GenerateTest, WreckingBallWithDefaultsAndOptions) {
   const nlohmann::json small = read_json(expect_generated_and_valid({"wrecking-ball", "--blocks", "3"}, "wb3.json"));
   EXPECT_EQ(small["bodies"].back()["name"], "ball");
   expect_generated_and_valid({"wrecking-ball", "--blocks", "150"}, "wb150.json");
+  const nlohmann::json medium =
+      read_json(expect_generated_and_valid({"wrecking-ball", "--variant", "medium", "--free-ball"}, "medium.json"));
+  EXPECT_EQ(medium["bodies"].size(), 142u);  // Lan 2022 Table 1
+  EXPECT_EQ(medium["joints"].size(), 0u);
+  EXPECT_EQ(medium["bodies"].back()["velocity"], nlohmann::json::array({4.0, 0.0, 0.0}));
 }
 
 TEST_F(GenerateTest, SettingsOptionsReplaceTheFamilysOwn) {
@@ -215,6 +222,9 @@ TEST_F(GenerateTest, BadOptionsNameTheOption) {
   expect_refused({"pile", "--seed", "-1"}, {"--seed -1"});
   expect_refused({"drop", "--bodies", "1000000"}, {"--bodies 1000000"});
   expect_refused({"wrecking-ball", "--blocks", "0"}, {"--blocks 0"});
+  expect_refused({"wrecking-ball", "--variant", "huge"}, {"--variant huge", "light, medium or full"});
+  expect_refused({"wrecking-ball", "--variant", "full", "--blocks", "9"}, {"--variant full", "not both"});
+  expect_refused({"chain", "--link", "rod"}, {"--link rod", "capsule or box"});
   expect_refused({"chain", "--dt", "0"}, {"--dt 0"});
   expect_refused({"chain", "--duration", "-1"}, {"--duration -1"});
   expect_refused({"chain", "--solver", "magic"}, {"--solver magic"});

@@ -236,6 +236,30 @@ TEST(GenerateChain, EndMassRatioIsTheLastLinkOverTheFirstGradedGeometrically) {
   }
 }
 
+TEST(GenerateChain, BoxLinksKeepTheCapsulesTipsAndPitch) {
+  const Scene scene = generate::chain({.links = 9, .end_mass_ratio = 1000.0, .link = generate::ChainLink::box});
+  ASSERT_EQ(scene.bodies.size(), 9u);
+  ASSERT_EQ(scene.joints.size(), 9u);
+  const double first_mass = 1000.0 * 0.1 * 0.02 * 0.02;  // kg/m³ · the box's volume
+  EXPECT_NEAR(*scene.bodies.front().mass, first_mass, 1e-15);
+  EXPECT_NEAR(*scene.bodies.back().mass, 1000.0 * first_mass, 1e-12);
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    SCOPED_TRACE(i);
+    const BodyDef& link = scene.bodies[i];
+    const auto* box = std::get_if<BoxShape>(&link.shape);
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->size, Vec3(0.1, 0.02, 0.02));
+    EXPECT_TRUE(link.rotation.isApprox(Quat::Identity(), 1e-15));  // long edge along x, horizontal
+    // The link's two end faces are centred on its two joints: the one to its parent and its child's.
+    EXPECT_TRUE((link.position - Vec3(0.05, 0, 0)).isApprox(scene.joints[i].anchor, 1e-12));
+    if (i + 1 < scene.joints.size()) {
+      EXPECT_TRUE((link.position + Vec3(0.05, 0, 0)).isApprox(scene.joints[i + 1].anchor, 1e-12));
+    }
+  }
+  expect_valid_start(scene);
+  expect_option_error([] { generate::parse_chain_link("rod"); }, "--link rod");
+}
+
 TEST(GenerateChain, OneLinkIsPinnedToTheWorld) {
   const Scene scene = generate::chain({.links = 1});
   ASSERT_EQ(scene.bodies.size(), 1u);
@@ -487,6 +511,47 @@ TEST(GenerateWreckingBall, AWallOfBlocksAndABallOnAJointedRope) {
     EXPECT_LT(std::abs(lowest.x()), 0.1 + std::get<SphereShape>(ball.shape).radius);
     EXPECT_GT(lowest.z() - std::get<SphereShape>(ball.shape).radius, 0.0);  // but not in the ground
     expect_valid_start(scene);
+  }
+}
+
+TEST(GenerateWreckingBall, TheVariantsOfLanTable1HaveItsBodyCounts) {
+  using generate::WreckingBallVariant;
+  for (const auto& [variant, bodies] : {std::pair{WreckingBallVariant::light, 16u},
+                                        std::pair{WreckingBallVariant::medium, 142u},
+                                        std::pair{WreckingBallVariant::full, 562u}}) {
+    SCOPED_TRACE(generate::to_string(variant));
+    EXPECT_EQ(generate::parse_wrecking_ball_variant(generate::to_string(variant)), variant);
+    const Scene scene = generate::wrecking_ball({.blocks = generate::variant_blocks(variant), .free_ball = true});
+    EXPECT_EQ(scene.bodies.size(), bodies);  // the blocks and the ball, no rope
+    EXPECT_TRUE(scene.joints.empty());
+    expect_valid_start(scene);
+  }
+  expect_option_error([] { generate::parse_wrecking_ball_variant("huge"); }, "--variant huge");
+}
+
+TEST(GenerateWreckingBall, TheFreeBallFliesIntoTheWallsFace) {
+  for (const long long blocks : {1LL, 15LL, 561LL}) {
+    SCOPED_TRACE(blocks);
+    const Scene scene = generate::wrecking_ball({.blocks = blocks, .free_ball = true});
+    ASSERT_EQ(scene.bodies.back().name, "ball");
+    const BodyDef& ball = scene.bodies.back();
+    const double r = std::get<SphereShape>(ball.shape).radius;
+    EXPECT_EQ(ball.velocity, Vec3(generate::kThrowSpeed, 0, 0));
+    double wall_top = 0.0, face = INFINITY;
+    for (std::size_t i = 0; i + 1 < scene.bodies.size(); ++i) {
+      const BoxShape& block = std::get<BoxShape>(scene.bodies[i].shape);
+      wall_top = std::max(wall_top, scene.bodies[i].position.z() + 0.5 * block.size.z());
+      face = std::min(face, scene.bodies[i].position.x() - 0.5 * block.size.x());
+    }
+    // Ballistic flight to the wall's face: x(t) = x0 + v t, z(t) = z0 − g t²/2. Where the ball's
+    // front reaches the face, it is clear of the ground and its bottom is below the wall's top: it hits
+    // the blocks, not the floor and not the air above them.
+    const double t = (face - r - ball.position.x()) / generate::kThrowSpeed;
+    ASSERT_GT(t, 0.0);
+    const double z = ball.position.z() - 0.5 * 9.81 * t * t;
+    EXPECT_GT(z, r);
+    EXPECT_LT(z - r, wall_top);
+    EXPECT_LT(std::abs(ball.position.y()), 0.1);  // in front of the wall's middle
   }
 }
 

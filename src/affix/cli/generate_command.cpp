@@ -38,6 +38,7 @@ struct GenerateArgs {
   SettingsOverrides overrides;
   generate::ChainOptions chain;
   std::string chain_joint = generate::to_string(generate::ChainOptions{}.joint);
+  std::string chain_link = generate::to_string(generate::ChainOptions{}.link);
   generate::NetOptions net;
   std::string net_kind = generate::to_string(generate::NetOptions{}.kind);
   generate::PulleyOptions pulley;
@@ -45,6 +46,8 @@ struct GenerateArgs {
   generate::PileOptions pile;
   generate::DropOptions drop;
   generate::WreckingBallOptions wrecking_ball;
+  std::optional<std::string> wrecking_variant;
+  CLI::Option* wrecking_blocks = nullptr;  ///< to refuse --blocks beside --variant
 };
 
 constexpr const char* kKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball";
@@ -62,6 +65,7 @@ void add_kinds(CLI::App& generate, GenerateArgs& a) {
                     "Mass of the last link over the first; masses graded geometrically")
       ->capture_default_str();
   chain->add_option("--joint", a.chain_joint, "Joint between links: ball or hinge")->capture_default_str();
+  chain->add_option("--link", a.chain_link, "Link shape: capsule, or box (0.1 x 0.02 x 0.02 m)")->capture_default_str();
 
   CLI::App* net = add_kind(generate, "net", "A square net of spheres on ball joints, pinned at its corners");
   net->add_option("--size", a.net.size, "Knots per side")->capture_default_str();
@@ -86,13 +90,19 @@ void add_kinds(CLI::App& generate, GenerateArgs& a) {
   drop->add_option("--seed", a.drop.seed, "Seed of the orientations and jitter")->capture_default_str();
 
   CLI::App* wrecking = add_kind(generate, "wrecking-ball", "A ball on a jointed rope swinging into a wall of blocks");
-  wrecking->add_option("--blocks", a.wrecking_ball.blocks, "Number of blocks in the wall")->capture_default_str();
+  a.wrecking_blocks =
+      wrecking->add_option("--blocks", a.wrecking_ball.blocks, "Number of blocks in the wall")->capture_default_str();
+  wrecking->add_option("--variant", a.wrecking_variant,
+                       "Blocks of Lan 2022 Table 1: light (15), medium (141) or full (561); not with --blocks");
+  wrecking->add_flag("--free-ball", a.wrecking_ball.free_ball,
+                     "No rope: the ball is thrown at the wall at 4 m/s (Lan 2022 Sec. 5.2)");
 }
 
 Scene build(const std::string& kind, const GenerateArgs& a) {
   if (kind == "chain") {
     generate::ChainOptions options = a.chain;
     options.joint = generate::parse_chain_joint(a.chain_joint);
+    options.link = generate::parse_chain_link(a.chain_link);
     return generate::chain(options);
   }
   if (kind == "net") {
@@ -104,7 +114,15 @@ Scene build(const std::string& kind, const GenerateArgs& a) {
   if (kind == "tree") return generate::tree(a.tree);
   if (kind == "pile") return generate::pile(a.pile);
   if (kind == "drop") return generate::drop(a.drop);
-  return generate::wrecking_ball(a.wrecking_ball);
+  generate::WreckingBallOptions options = a.wrecking_ball;
+  if (a.wrecking_variant) {
+    const generate::WreckingBallVariant variant = generate::parse_wrecking_ball_variant(*a.wrecking_variant);
+    if (a.wrecking_blocks->count() > 0) {
+      throw InputError("--variant " + excerpt(*a.wrecking_variant) + ": sets the blocks itself (give --variant or --blocks, not both)");
+    }
+    options.blocks = generate::variant_blocks(variant);
+  }
+  return generate::wrecking_ball(options);
 }
 
 int generate_command(const std::string& kind, const GenerateArgs& args) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
 #include "affix/scene/generate/generated_scene.hpp"
 #include "affix/scene/generate/option_checks.hpp"
 
@@ -25,6 +27,7 @@ constexpr double kStartAngle = 60.0 * std::numbers::pi / 180.0;  // from the ver
 constexpr int kResolution = 16;
 // The rope's length follows the wall's height, which grows as √blocks: 10⁵ blocks need about 300 links.
 constexpr long long kRopeAllowance = 1000;
+constexpr double kThrowGap = 0.1;         // m, free ball to the wall's face at the start
 
 /// Appends the wall and returns its height (top of the highest row).
 double add_wall(Scene& scene, long long blocks) {
@@ -47,7 +50,42 @@ double add_wall(Scene& scene, long long blocks) {
   return static_cast<double>(row) * pitch;
 }
 
+/// The steel ball, centred at `centre`.
+BodyDef make_ball(const Vec3& centre) {
+  BodyDef ball;
+  ball.name = "ball";
+  ball.shape = SphereShape{kBallRadius, 2 * kResolution};
+  ball.density = kSteel;
+  ball.position = centre;
+  return ball;
+}
+
 }  // namespace
+
+const char* to_string(WreckingBallVariant variant) {
+  switch (variant) {
+    case WreckingBallVariant::light: return "light";
+    case WreckingBallVariant::medium: return "medium";
+    case WreckingBallVariant::full: break;
+  }
+  return "full";
+}
+
+WreckingBallVariant parse_wrecking_ball_variant(std::string_view text) {
+  if (text == "light") return WreckingBallVariant::light;
+  if (text == "medium") return WreckingBallVariant::medium;
+  if (text == "full") return WreckingBallVariant::full;
+  throw InputError("--variant " + excerpt(text) + ": unknown variant (expected light, medium or full)");
+}
+
+long long variant_blocks(WreckingBallVariant variant) {
+  switch (variant) {
+    case WreckingBallVariant::light: return 15;
+    case WreckingBallVariant::medium: return 141;
+    case WreckingBallVariant::full: break;
+  }
+  return 561;
+}
 
 Scene wrecking_ball(const WreckingBallOptions& options) {
   require_count("--blocks", options.blocks, 1, kMaxContactBodies - kRopeAllowance);
@@ -57,6 +95,12 @@ Scene wrecking_ball(const WreckingBallOptions& options) {
 
   // Hanging straight, the ball's centre would be at hit_height, right on the wall's front face x = −kBlock/2.
   const double hit_height = std::max(kHitFraction * wall_height, kBallRadius + 0.1);
+  if (options.free_ball) {
+    BodyDef ball = make_ball({-0.5 * kBlock - kThrowGap - kBallRadius, 0.0, hit_height});
+    ball.velocity = {kThrowSpeed, 0.0, 0.0};
+    add_body(scene, std::move(ball));
+    return scene;
+  }
   const double rope_needed = wall_height + kPivotAboveWall - hit_height - kBallRadius;
   const long long rope_links = std::max(kMinRopeLinks, static_cast<long long>(std::ceil(rope_needed / kRopePitch)));
   const double rope = kRopePitch * static_cast<double>(rope_links);
@@ -76,12 +120,7 @@ Scene wrecking_ball(const WreckingBallOptions& options) {
     add_joint(scene, JointType::ball, index, previous).anchor = pivot + down * (kRopePitch * static_cast<double>(i));
     previous = index;
   }
-  BodyDef ball;
-  ball.name = "ball";
-  ball.shape = SphereShape{kBallRadius, 2 * kResolution};
-  ball.density = kSteel;
-  ball.position = pivot + down * (rope + kBallRadius);
-  const int index = add_body(scene, std::move(ball));
+  const int index = add_body(scene, make_ball(pivot + down * (rope + kBallRadius)));
   add_joint(scene, JointType::ball, index, previous).anchor = pivot + down * rope;
   return scene;
 }

@@ -1,0 +1,174 @@
+// ODE 0.16.2 (Debian's libode-dev, built in double precision: ode.pc says precision=dDOUBLE and the
+// library reports ODE_double_precision) in its two steppers: dWorldStep (a dense direct solve of the
+// whole constraint system, O(m³) in the constraint rows m) and dWorldQuickStep (projected Gauss-Seidel,
+// 20 iterations by default). World ERP 0.2 and CFM 1e-10 (ODE's double-precision defaults); a hash
+// space; up to 4 contact points per geom pair, Coulomb friction with the geometric mean of the two
+// coefficients (dContactApprox1: without it ODE reads mu as a force bound in newtons, not a
+// coefficient), no bounce. Joined bodies do not collide (dAreConnectedExcluding). Translation choices:
+// bench/peers/README.md.
+#include <ode/ode.h>
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "affix/error.hpp"
+#include "engine.hpp"
+#include "primitives.hpp"
+
+namespace affix::peers {
+
+namespace {
+
+constexpr int kMaxContacts = 4;
+
+/// dInitODE2 once per process (the harness builds each engine in a child process of its own).
+void init_ode() {
+  static const bool done = [] { return dInitODE2(0) != 0; }();
+  (void)done;
+}
+
+class OdeEngine final : public Engine {
+ public:
+  OdeEngine(const BenchInput& input, bool quick) : quick_(quick), h_(input.model.settings.dt) {
+    init_ode();
+    const Model& model = input.model;
+    require_primitives(input.scene);
+    world_ = dWorldCreate();
+    space_ = dHashSpaceCreate(nullptr);
+    contacts_ = dJointGroupCreate(0);
+    const Vec3& g = model.settings.gravity;
+    dWorldSetGravity(world_, g.x(), g.y(), g.z());
+    if (model.ground) {
+      dGeomID plane = dCreatePlane(space_, 0, 0, 1, model.ground->height);
+      dGeomSetData(plane, &ground_friction_);
+      ground_friction_ = model.ground->friction;
+    }
+    friction_.resize(model.bodies.size());
+    for (std::size_t i = 0; i < model.bodies.size(); ++i) add_body(input.scene.bodies[i], model.bodies[i], i);
+    for (std::size_t k = 0; k < model.joints.size(); ++k) add_joint(model, k);
+  }
+
+  ~OdeEngine() override {
+    dJointGroupDestroy(contacts_);
+    dSpaceDestroy(space_);
+    dWorldDestroy(world_);
+  }
+
+  void step() override {
+    dSpaceCollide(space_, this, &OdeEngine::near_callback);
+    // Both return 0, leaving the world as it was, when they cannot allocate their working memory (a
+    // dense dWorldStep of tens of thousands of rows): that is a failed step, not a still scene.
+    const int stepped = quick_ ? dWorldQuickStep(world_, h_) : dWorldStep(world_, h_);
+    dJointGroupEmpty(contacts_);
+    if (!stepped) {
+      throw std::runtime_error(std::string(quick_ ? "dWorldQuickStep" : "dWorldStep") +
+                               " could not allocate its working memory");
+    }
+  }
+
+  void poses(std::vector<BodyPose>& out) const override {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const dReal* p = dGeomGetPosition(geoms_[i]);
+      const dReal* r = dGeomGetRotation(geoms_[i]);  // 3 × 4, row-major
+      out[i].p = {p[0], p[1], p[2]};
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) out[i].A(a, b) = r[4 * a + b];
+      }
+    }
+  }
+
+ private:
+  void add_body(const BodyDef& def, const ModelBody& body, std::size_t index) {
+    if (body.kinematic) {
+      throw InputError("bodies[" + std::to_string(index) + "].kinematic: bench/peers drives no prescribed motion");
+    }
+    const Primitive shape = *primitive_of(def);
+    dGeomID geom = shape.kind == Primitive::Kind::box
+                       ? dCreateBox(space_, 2 * shape.half.x(), 2 * shape.half.y(), 2 * shape.half.z())
+                       : dCreateSphere(space_, shape.radius);
+    friction_[index] = body.friction;
+    dGeomSetData(geom, &friction_[index]);
+    dMatrix3 rotation;
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) rotation[4 * a + b] = body.rotation(a, b);
+      rotation[4 * a + 3] = 0;
+    }
+    if (body.fixed) {  // a static geom: no ODE body
+      dGeomSetPosition(geom, body.position.x(), body.position.y(), body.position.z());
+      dGeomSetRotation(geom, rotation);
+      bodies_.push_back(nullptr);
+    } else {
+      dBodyID rigid = dBodyCreate(world_);
+      dMass mass;
+      const Mat3& I = body.inertia;  // about the centre of mass (the origin of a centred primitive)
+      dMassSetParameters(&mass, body.mass, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
+      dBodySetMass(rigid, &mass);
+      dBodySetPosition(rigid, body.position.x(), body.position.y(), body.position.z());
+      dBodySetRotation(rigid, rotation);
+      dBodySetLinearVel(rigid, body.velocity.x(), body.velocity.y(), body.velocity.z());
+      dBodySetAngularVel(rigid, body.angular_velocity.x(), body.angular_velocity.y(), body.angular_velocity.z());
+      dGeomSetBody(geom, rigid);
+      bodies_.push_back(rigid);
+    }
+    geoms_.push_back(geom);
+  }
+
+  void add_joint(const Model& model, std::size_t k) {
+    const ModelJoint& joint = model.joints[k];
+    const JointDef& def = joint.def;
+    dBodyID a = bodies_[static_cast<std::size_t>(joint.body1)];
+    dBodyID b = joint.body2 >= 0 ? bodies_[static_cast<std::size_t>(joint.body2)] : nullptr;
+    if (def.type == JointType::ball) {
+      dJointID j = dJointCreateBall(world_, nullptr);
+      dJointAttach(j, a, b);
+      dJointSetBallAnchor(j, def.anchor.x(), def.anchor.y(), def.anchor.z());
+    } else if (def.type == JointType::hinge && !def.angle_limits) {
+      dJointID j = dJointCreateHinge(world_, nullptr);
+      dJointAttach(j, a, b);
+      dJointSetHingeAnchor(j, def.anchor.x(), def.anchor.y(), def.anchor.z());
+      dJointSetHingeAxis(j, def.axis.x(), def.axis.y(), def.axis.z());
+    } else {
+      throw InputError("joints[" + std::to_string(k) + "].type: bench/peers translates ball joints and hinges without limits");
+    }
+    if (def.collide_connected) {
+      throw InputError("joints[" + std::to_string(k) + "].collide_connected: ODE's harness keeps joined bodies apart");
+    }
+  }
+
+  static void near_callback(void* data, dGeomID g1, dGeomID g2) {
+    auto& self = *static_cast<OdeEngine*>(data);
+    dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
+    if (!b1 && !b2) return;
+    if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return;
+    dContact contact[kMaxContacts];
+    const int n = dCollide(g1, g2, kMaxContacts, &contact[0].geom, sizeof(dContact));
+    const double mu = std::sqrt(*static_cast<double*>(dGeomGetData(g1)) * *static_cast<double*>(dGeomGetData(g2)));
+    for (int i = 0; i < n; ++i) {
+      contact[i].surface.mode = dContactApprox1;
+      contact[i].surface.mu = mu;
+      dJointID c = dJointCreateContact(self.world_, self.contacts_, &contact[i]);
+      dJointAttach(c, b1, b2);
+    }
+  }
+
+  bool quick_;
+  double h_;
+  dWorldID world_ = nullptr;
+  dSpaceID space_ = nullptr;
+  dJointGroupID contacts_ = nullptr;
+  double ground_friction_ = 0.5;
+  std::vector<double> friction_;  // the geoms' data: their friction coefficients
+  std::vector<dBodyID> bodies_;   // model order; nullptr for fixed bodies
+  std::vector<dGeomID> geoms_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_ode(const BenchInput& input, bool quick) {
+  return std::make_unique<OdeEngine>(input, quick);
+}
+
+}  // namespace affix::peers
