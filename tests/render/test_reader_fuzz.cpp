@@ -81,15 +81,15 @@ std::string render_error(const fs::path& dir) {
 
 TEST_F(RenderReaderFuzz, TriangleIndicesOutOfRangeAndOddArraysAreRefusedByName) {
   const auto triangle = [](nlohmann::json value) {
-    return [value](nlohmann::json& m) { m["bodies"][0]["triangles"][4] = value; };
+    return [value](nlohmann::json& m) { m["meshes"][0]["triangles"][4] = value; };
   };
-  // The box has 8 vertices: -1 and 8 are out of range, 2.5 is no index.
-  EXPECT_NE(render_error(with_meshes("minus_one", triangle(-1))).find("meshes.json: bodies[0].triangles[4]: expected a vertex index, a whole number in [0, 8), got -1"),
+  // The box (meshes[0], body 0's) has 8 vertices: -1 and 8 are out of range, 2.5 is no index.
+  EXPECT_NE(render_error(with_meshes("minus_one", triangle(-1))).find("meshes.json: meshes[0].triangles[4]: expected a vertex index, a whole number in [0, 8), got -1"),
             std::string::npos);
-  EXPECT_NE(render_error(with_meshes("eight", triangle(8))).find("bodies[0].triangles[4]: expected a vertex index"), std::string::npos);
-  EXPECT_NE(render_error(with_meshes("fraction", triangle(2.5))).find("bodies[0].triangles[4]"), std::string::npos);
-  const std::string odd = render_error(with_meshes("odd", [](nlohmann::json& m) { m["bodies"][1]["vertices"].erase(0); }));
-  EXPECT_NE(odd.find("meshes.json: bodies[1].vertices: expected a multiple of 3 numbers"), std::string::npos) << odd;
+  EXPECT_NE(render_error(with_meshes("eight", triangle(8))).find("meshes[0].triangles[4]: expected a vertex index"), std::string::npos);
+  EXPECT_NE(render_error(with_meshes("fraction", triangle(2.5))).find("meshes[0].triangles[4]"), std::string::npos);
+  const std::string odd = render_error(with_meshes("odd", [](nlohmann::json& m) { m["meshes"][1]["vertices"].erase(0); }));
+  EXPECT_NE(odd.find("meshes.json: meshes[1].vertices: expected a multiple of 3 numbers"), std::string::npos) << odd;
 }
 
 /// Field `field` of the first line of `csv` that starts with `line_start` set to `value` (no quoted
@@ -105,7 +105,7 @@ TEST_F(RenderReaderFuzz, TheExecutableDrawsOrExitsCleanly) {
     return std::vector<std::string>{"render", dir.string(), "--width", "16", "--height", "16", "--quiet"};
   };
   test::expect_clean_exit(render(root_ / "pristine"), "the pristine run");
-  const fs::path bad = with_meshes("exe_minus_one", [](nlohmann::json& m) { m["bodies"][0]["triangles"][0] = -1; });
+  const fs::path bad = with_meshes("exe_minus_one", [](nlohmann::json& m) { m["meshes"][0]["triangles"][0] = -1; });
   test::expect_clean_exit(render(bad), "triangle index -1");
 
   // A diverging run's poses are numbers the reader takes; drawing leaves such a body out.

@@ -66,15 +66,15 @@ std::string view_error(const fs::path& dir) {
 
 TEST_F(ViewReaderFuzz, TriangleIndicesOutOfRangeAndOddArraysAreRefusedByName) {
   const auto triangle = [](nlohmann::json value) {
-    return [value](nlohmann::json& m) { m["bodies"][0]["triangles"][4] = value; };
+    return [value](nlohmann::json& m) { m["meshes"][0]["triangles"][4] = value; };
   };
-  // The box has 8 vertices: -1 and 8 are out of range, 2.5 is no index.
-  EXPECT_NE(view_error(with_meshes("minus_one", triangle(-1))).find("meshes.json: bodies[0].triangles[4]: expected a vertex index, a whole number in [0, 8), got -1"),
+  // The box (meshes[0], body 0's) has 8 vertices: -1 and 8 are out of range, 2.5 is no index.
+  EXPECT_NE(view_error(with_meshes("minus_one", triangle(-1))).find("meshes.json: meshes[0].triangles[4]: expected a vertex index, a whole number in [0, 8), got -1"),
             std::string::npos);
-  EXPECT_NE(view_error(with_meshes("eight", triangle(8))).find("bodies[0].triangles[4]: expected a vertex index"), std::string::npos);
-  EXPECT_NE(view_error(with_meshes("fraction", triangle(2.5))).find("bodies[0].triangles[4]"), std::string::npos);
-  const std::string odd = view_error(with_meshes("odd", [](nlohmann::json& m) { m["bodies"][1]["vertices"].erase(0); }));
-  EXPECT_NE(odd.find("meshes.json: bodies[1].vertices: expected a multiple of 3 numbers"), std::string::npos) << odd;
+  EXPECT_NE(view_error(with_meshes("eight", triangle(8))).find("meshes[0].triangles[4]: expected a vertex index"), std::string::npos);
+  EXPECT_NE(view_error(with_meshes("fraction", triangle(2.5))).find("meshes[0].triangles[4]"), std::string::npos);
+  const std::string odd = view_error(with_meshes("odd", [](nlohmann::json& m) { m["meshes"][1]["vertices"].erase(0); }));
+  EXPECT_NE(odd.find("meshes.json: meshes[1].vertices: expected a multiple of 3 numbers"), std::string::npos) << odd;
   const std::string renamed = view_error(with_meshes("renamed", [](nlohmann::json& m) { m["bodies"][1]["name"] = "other"; }));
   EXPECT_NE(renamed.find("trajectory.csv: line 3: body 'ball, \"quoted\"' where meshes.json has 'other'"), std::string::npos)
       << renamed;
@@ -82,7 +82,7 @@ TEST_F(ViewReaderFuzz, TriangleIndicesOutOfRangeAndOddArraysAreRefusedByName) {
 
 TEST_F(ViewReaderFuzz, TheExecutableExitsCleanly) {
   test::expect_clean_exit({"view", (root_ / "pristine").string()}, "the pristine run");
-  const fs::path bad = with_meshes("exe_minus_one", [](nlohmann::json& m) { m["bodies"][0]["triangles"][0] = -1; });
+  const fs::path bad = with_meshes("exe_minus_one", [](nlohmann::json& m) { m["meshes"][0]["triangles"][0] = -1; });
   test::expect_clean_exit({"view", bad.string()}, "triangle index -1");
   for (std::uint64_t seed = kFirstSeed; seed < kFirstSeed + 6; ++seed) {
     std::string what;
