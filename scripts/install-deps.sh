@@ -15,6 +15,8 @@ packages=(
   libbenchmark-dev       # bench/
   libosmesa6-dev libpng-dev ffmpeg   # affix render: offscreen OpenGL, PNG frames, GIF/MP4
   libhdf5-dev            # trajectory.h5, the binary trajectory of large runs (affix run --format hdf5)
+  libmujoco-dev          # affix import: MJCF/URDF compiled by MuJoCo's own compiler (mj_loadXML)
+  libmujoco-samples      # the MJCF models the import tests run (/usr/share/mujoco/model)
   chromium               # the viewer page's browser test (headless)
 )
 # Node.js and npm build the viewer page's JavaScript bundle (three.js, pinned by viewer/package-lock.json).
