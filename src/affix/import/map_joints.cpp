@@ -1,6 +1,9 @@
 #include "affix/import/map_joints.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
 #include <set>
 
 #include "affix/error.hpp"
@@ -55,14 +58,36 @@ void count_unmapped(const mjModel& m, int j, Unmapped& unmapped) {
   if (m.jnt_type[j] == mjJNT_BALL && m.jnt_limited[j]) unmapped.add("ball-joint cone limits");
 }
 
+/// The volume of a compound's parts by their smooth formulas (overlaps counted twice): a scale for
+/// stiffness, not a mass property.
+double parts_volume(const CompoundShape& compound) {
+  constexpr double pi = std::numbers::pi;
+  double volume = 0.0;
+  for (const ShapePart& part : compound.parts) {
+    const double scale = part.scale.prod();
+    if (const auto* s = std::get_if<SphereShape>(&part.shape)) volume += scale * 4.0 / 3.0 * pi * std::pow(s->radius, 3);
+    if (const auto* s = std::get_if<CapsuleShape>(&part.shape))
+      volume += scale * (pi * s->radius * s->radius * s->length + 4.0 / 3.0 * pi * std::pow(s->radius, 3));
+    if (const auto* s = std::get_if<CylinderShape>(&part.shape)) volume += scale * pi * s->radius * s->radius * s->length;
+    if (const auto* s = std::get_if<BoxShape>(&part.shape)) volume += scale * s->size.prod();
+  }
+  return volume;
+}
+
 /// A massless-in-spirit body between two joints of one MuJoCo body: kVirtualLinkFraction of the
-/// body's mass and inertia, centred on the joint anchor, a small sphere that touches nothing.
+/// body's mass and inertia, centred on the joint anchor, a small sphere that touches nothing. Its
+/// orthogonality stiffness κ·V is the body's: with its own small volume it would shear under the
+/// joint loads it passes on, and the joints' angles (measured between the links' frames) with it.
 BodyDef virtual_link(const BodyDef& body, const Vec3& anchor, int k) {
   BodyDef link;
   link.name = body.name + "/virtual" + std::to_string(k);
   const Inertial& inertial = *body.inertial;
   link.inertial = Inertial{kVirtualLinkFraction * inertial.mass, Vec3::Zero(), kVirtualLinkFraction * inertial.inertia};
-  double radius = 0.01;
+  // Half the body's thinnest part: inside the body around the joint, and as large as that allows,
+  // because the ipc solver measures a hinge's range by a chord at the link's radius, which must be
+  // long enough for the range's ends to lie more than its barrier width d̂ from the start (else it
+  // widens the range by the difference).
+  double radius = std::numeric_limits<double>::infinity();
   if (const auto* compound = std::get_if<CompoundShape>(&body.shape)) {
     for (const ShapePart& part : compound->parts) {
       if (const auto* s = std::get_if<SphereShape>(&part.shape)) radius = std::min(radius, 0.5 * s->radius * part.scale.minCoeff());
@@ -71,7 +96,12 @@ BodyDef virtual_link(const BodyDef& body, const Vec3& anchor, int k) {
       if (const auto* s = std::get_if<BoxShape>(&part.shape)) radius = std::min(radius, 0.25 * s->size.minCoeff());
     }
   }
+  if (!std::isfinite(radius)) radius = 0.01;
   link.shape = SphereShape{radius, kImportResolution};
+  if (const auto* compound = std::get_if<CompoundShape>(&body.shape)) {
+    const double ratio = parts_volume(*compound) / (4.0 / 3.0 * std::numbers::pi * std::pow(radius, 3));
+    link.stiffness = body.stiffness * std::max(1.0, ratio);
+  }
   link.position = anchor;
   link.rotation = body.rotation;
   link.collision = {0, 0};
