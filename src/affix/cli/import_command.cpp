@@ -23,7 +23,7 @@ struct ImportArgs {
 
 int import_command(const ImportArgs& args) {
   const ImportedModel imported = import_model_report(args.model);
-  if (const std::string line = unmapped_warning(args.model, imported); !line.empty()) std::cerr << line << '\n';
+  print_import_warnings(std::cerr, args.model, imported);
   save_scene(imported.scene, args.out);
   std::cout << args.out.string() << ": " << imported.scene.bodies.size() << " bodies, "
             << imported.scene.joints.size() << " joints, " << imported.scene.exclusions.size()
@@ -36,8 +36,9 @@ int import_command(const ImportArgs& args) {
 Action add_import(CLI::App& app) {
   auto args = std::make_shared<ImportArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "import",
-      "Import an MJCF (.xml) or URDF (.urdf) model with MuJoCo's compiler and write it as a scene file.\n"
+      "import", "Import an MJCF (.xml) or URDF (.urdf) model with MuJoCo's compiler; write it as a scene file");
+  // The mapping in short, under the options of `affix import --help` (README "Importing MJCF and URDF").
+  cmd->footer(
       "Bodies keep the model's mass, centre of mass and inertia; geoms become one compound shape per body;\n"
       "hinge/slide/ball joints keep their ranges as limits (several joints in one body: a chain of virtual\n"
       "links); connect/weld equalities become ball/fixed joints; contype/conaffinity become collision\n"

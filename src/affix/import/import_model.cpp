@@ -70,9 +70,17 @@ std::string unmapped_warning(const std::filesystem::path& file, const ImportedMo
   return "affix: warning: " + file.string() + ": not imported (no affix equivalent): " + imported.unmapped.text();
 }
 
+void print_import_warnings(std::ostream& out, const std::filesystem::path& file, const ImportedModel& imported) {
+  for (std::string warning : imported.compiler_warnings) {
+    std::replace(warning.begin(), warning.end(), '\n', ' ');
+    out << "affix: warning: " << file.string() << ": MuJoCo: " << warning << '\n';
+  }
+  if (const std::string line = unmapped_warning(file, imported); !line.empty()) out << line << '\n';
+}
+
 Scene import_model(const std::filesystem::path& file) {
   ImportedModel imported = import_model_report(file);
-  if (const std::string line = unmapped_warning(file, imported); !line.empty()) std::cerr << line << '\n';
+  print_import_warnings(std::cerr, file, imported);
   return std::move(imported.scene);
 }
 

@@ -4,6 +4,7 @@
 // settings; the result is checked exactly as a scene file is (scene_to_json, then parse_scene), so an
 // imported scene and the file `affix import` writes from it are the same scene.
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 
 #include "affix/import/unmapped.hpp"
@@ -27,6 +28,10 @@ Scene import_model(const std::filesystem::path& file);
 
 /// The warning line import_model prints (empty when nothing was left out).
 std::string unmapped_warning(const std::filesystem::path& file, const ImportedModel& imported);
+
+/// Writes MuJoCo's compiler warnings (`affix: warning: FILE: MuJoCo: ...`, one line each), then the
+/// unmapped_warning line, to `out`.
+void print_import_warnings(std::ostream& out, const std::filesystem::path& file, const ImportedModel& imported);
 
 /// Whether `file` names a model to import rather than a scene file: .xml, .mjcf or .urdf (any case).
 bool is_importable_model(const std::filesystem::path& file);
