@@ -47,7 +47,15 @@ void expect_same_shape(const Shape& a, const Shape& b) {
           EXPECT_EQ(sa.major, sb.major);
           EXPECT_EQ(sa.minor, sb.minor);
         }
-        if constexpr (std::is_same_v<S, MeshShape>) {
+        if constexpr (std::is_same_v<S, CompoundShape>) {
+          ASSERT_EQ(sa.parts.size(), sb.parts.size());
+          for (std::size_t k = 0; k < sa.parts.size(); ++k) {
+            expect_same_shape(sa.parts[k].shape, sb.parts[k].shape);
+            expect_near(sa.parts[k].position, sb.parts[k].position);
+            expect_near(sa.parts[k].rotation, sb.parts[k].rotation);
+            expect_near(sa.parts[k].scale, sb.parts[k].scale);
+          }
+        } else if constexpr (std::is_same_v<S, MeshShape>) {
           EXPECT_EQ(sa.file, sb.file);
           EXPECT_EQ(sa.scale, sb.scale);
         } else {

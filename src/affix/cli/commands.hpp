@@ -45,6 +45,9 @@ Action add_view(CLI::App& app);
 /// `affix render OUT_DIR`: PNG frames of a run, optionally a GIF or MP4 (render_command.cpp).
 Action add_render(CLI::App& app);
 
+/// `affix import MODEL --out FILE`: an MJCF/URDF model written as a scene file (import_command.cpp).
+Action add_import(CLI::App& app);
+
 /// `affix generate KIND --out FILE`: writes a scene file of one family (generate_command.cpp).
 Action add_generate(CLI::App& app);
 

@@ -9,7 +9,7 @@
 #include "affix/cli/exit_codes.hpp"
 #include "affix/geometry/mass_properties.hpp"
 #include "affix/io/number_format.hpp"
-#include "affix/scene/scene_loader.hpp"
+#include "affix/import/load_scene_file.hpp"
 #include "affix/scene/time_steps.hpp"
 #include "affix/solvers/ipc/ipc_settings.hpp"
 
@@ -31,7 +31,7 @@ std::string approx(double value) {
 std::string approx(const Vec3& v) { return approx(v.x()) + " " + approx(v.y()) + " " + approx(v.z()); }
 
 // The scene file's key for each alternative of Shape, in variant order.
-constexpr const char* kShapeKinds[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh"};
+constexpr const char* kShapeKinds[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh", "compound"};
 static_assert(std::size(kShapeKinds) == std::variant_size_v<Shape>);
 
 /// Principal moments of inertia about the centre of mass, ascending (the model computes the inertia
@@ -83,7 +83,7 @@ void print_body(std::ostream& out, const BodyDef& def, const ModelBody& body) {
 }  // namespace
 
 int info_command(const std::filesystem::path& scene_file) {
-  const Scene scene = load_scene(scene_file);
+  const Scene scene = load_scene_file(scene_file);
   const IpcSettings ipc = read_ipc_settings(scene.settings, scene.file);  // validated before any output
   const std::vector<ModelBody> bodies = compile_bodies(scene);
   print_settings(std::cout, scene, ipc);

@@ -31,11 +31,12 @@ struct Arguments {
   Action view;
   Action render;
   Action generate;
+  Action import_model;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
   CLI::App* run = app.add_subcommand("run", "Simulate a scene; write trajectory.csv, stats.csv, summary.json");
-  run->add_option("scene", args.scene, "Scene file (JSON)")->required();
+  run->add_option("scene", args.scene, "Scene file (JSON), or an MJCF/URDF model imported on the fly")->required();
   run->add_option("--out", args.out_dir, "Output directory (default: out/<scene name>)");
   run->add_option("--solver", args.overrides.solver, "Solver, replacing settings.solver");
   run->add_option("--dt", args.overrides.dt, "Time step in s, replacing settings.dt");
@@ -50,12 +51,12 @@ void add_run(CLI::App& app, RunArgs& args) {
 
 void add_validate(CLI::App& app, std::filesystem::path& scene) {
   CLI::App* validate = app.add_subcommand("validate", "Check a scene file and build its bodies; take no step");
-  validate->add_option("scene", scene, "Scene file (JSON)")->required();
+  validate->add_option("scene", scene, "Scene file (JSON), or an MJCF/URDF model")->required();
 }
 
 void add_info(CLI::App& app, std::filesystem::path& scene) {
   CLI::App* info = app.add_subcommand("info", "Print a scene's settings and its bodies' mass properties");
-  info->add_option("scene", scene, "Scene file (JSON)")->required();
+  info->add_option("scene", scene, "Scene file (JSON), or an MJCF/URDF model")->required();
 }
 
 int dispatch(const CLI::App& app, const Arguments& args) {
@@ -63,6 +64,7 @@ int dispatch(const CLI::App& app, const Arguments& args) {
   if (app.got_subcommand("view")) return args.view();
   if (app.got_subcommand("render")) return args.render();
   if (app.got_subcommand("generate")) return args.generate();
+  if (app.got_subcommand("import")) return args.import_model();
   if (app.got_subcommand("validate")) return validate_command(args.validate_scene);
   return info_command(args.info_scene);
 }
@@ -89,6 +91,7 @@ int run_cli(int argc, char** argv) {
   args.view = add_view(app);
   args.render = add_render(app);
   args.generate = add_generate(app);
+  args.import_model = add_import(app);
 
   try {
     app.parse(argc, argv);

@@ -11,7 +11,7 @@
 #include "affix/io/interrupt.hpp"
 #include "affix/io/number_format.hpp"
 #include "affix/io/trajectory_format.hpp"
-#include "affix/scene/scene_loader.hpp"
+#include "affix/import/load_scene_file.hpp"
 
 namespace affix::cli {
 
@@ -58,7 +58,7 @@ int run_command(const RunArgs& args) {
   // A bad --format is refused before the scene is read, like every other usage error.
   std::optional<TrajectoryFormat> format;
   if (args.format) format = parse_trajectory_format(*args.format);
-  Scene scene = load_scene(args.scene);
+  Scene scene = load_scene_file(args.scene);
   apply_overrides(args.overrides, scene.settings);
   RunOptions options;
   options.out_dir = args.out_dir.value_or(std::filesystem::path("out") / scene.name);

@@ -3,7 +3,7 @@
 
 #include "affix/cli/commands.hpp"
 #include "affix/cli/exit_codes.hpp"
-#include "affix/scene/scene_loader.hpp"
+#include "affix/import/load_scene_file.hpp"
 #include "affix/model/model.hpp"
 #include "affix/solvers/registry.hpp"
 
@@ -18,7 +18,7 @@ std::string count(std::size_t n, const char* singular, const char* plural) {
 }  // namespace
 
 int validate_command(const std::filesystem::path& scene_file) {
-  const Scene scene = load_scene(scene_file);
+  const Scene scene = load_scene_file(scene_file);
   // Compiling the model runs the checks that need geometry (closed meshes, mass properties, bodies that
   // start intersecting the ground or each other); the chosen solver then checks its own start
   // conditions on the model. No solver is built and no step is taken.

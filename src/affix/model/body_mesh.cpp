@@ -24,6 +24,21 @@ struct Mesher {
     return make_torus(s.major, s.minor, s.resolution);
   }
   TriangleMesh operator()(const MeshShape& s) const { return load_obj(s.file, s.scale); }
+  /// The parts' surfaces side by side, each x̄ = position + rotation · (scale ⊙ x̄_part): a positive
+  /// per-axis scale keeps every part closed and outward-facing, so the union of disjoint closed
+  /// surfaces is a valid solid for every check that follows (overlaps are not detected, as
+  /// self-intersections are not).
+  TriangleMesh operator()(const CompoundShape& s) const {
+    TriangleMesh out;
+    for (const ShapePart& part : s.parts) {
+      const TriangleMesh mesh = std::visit(*this, part.shape);
+      const int offset = static_cast<int>(out.vertices.size());
+      const Mat3 R = part.rotation.normalized().toRotationMatrix();
+      for (const Vec3& v : mesh.vertices) out.vertices.push_back(part.position + R * v.cwiseProduct(part.scale));
+      for (const auto& f : mesh.faces) out.faces.push_back({f[0] + offset, f[1] + offset, f[2] + offset});
+    }
+    return out;
+  }
 };
 
 struct TriangleCounter {
@@ -41,10 +56,19 @@ struct TriangleCounter {
     return torus_triangle_count(s.resolution);
   }
   std::optional<std::int64_t> operator()(const MeshShape&) const { return std::nullopt; }
+  std::optional<std::int64_t> operator()(const CompoundShape& s) const {
+    std::int64_t total = 0;
+    for (const ShapePart& part : s.parts) {
+      const auto count = std::visit(*this, part.shape);
+      if (!count) return std::nullopt;  // a mesh part: known once read
+      total += *count;
+    }
+    return total;
+  }
 };
 
 std::string shape_key(const Shape& shape) {
-  static const char* keys[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh.file"};
+  static const char* keys[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh.file", "compound"};
   return keys[shape.index()];
 }
 
@@ -64,7 +88,7 @@ TriangleMesh body_mesh(const Shape& shape, const std::filesystem::path& scene_fi
     throw;  // the machine's limit, not a fault of the shape
   } catch (const std::exception& e) {
     // An OBJ file's reasons name the file and say what was expected on which line themselves.
-    const bool file = std::holds_alternative<MeshShape>(shape);
+    const bool file = !primitive_triangle_count(shape);  // a mesh, or a compound with a mesh part
     throw InputError(where + (file ? "" : "expected a meshable shape: ") + e.what());
   }
   if (auto defect = find_mesh_defect(mesh)) {

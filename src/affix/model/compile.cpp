@@ -30,6 +30,10 @@ Model compile(const Scene& scene) {
       model.excluded_pairs.push_back({std::min(def.body1_index, def.body2_index),
                                       std::max(def.body1_index, def.body2_index)});
   }
+  for (const ExclusionDef& def : scene.exclusions) {
+    model.excluded_pairs.push_back({std::min(def.body1_index, def.body2_index),
+                                    std::max(def.body1_index, def.body2_index)});
+  }
   std::sort(model.excluded_pairs.begin(), model.excluded_pairs.end());
   model.excluded_pairs.erase(std::unique(model.excluded_pairs.begin(), model.excluded_pairs.end()),
                              model.excluded_pairs.end());

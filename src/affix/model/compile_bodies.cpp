@@ -58,11 +58,12 @@ void check_mass_properties(const BodyDef& def, const ModelBody& body, const Mass
     throw InputError(where + ".shape: expected a shape of finite, positive volume, got " +
                      num(props.volume) + " m^3");
   }
-  const std::string field = def.mass ? ".mass" : ".density";
-  const std::string derived = " (mass " + num(body.mass) + " kg from " +
-                              (def.mass ? "mass " + num(*def.mass) + " kg"
-                                        : "density " + num(def.density) + " kg/m^3") +
-                              " and volume " + num(props.volume) + " m^3)";
+  const std::string field = def.inertial ? ".inertial" : def.mass ? ".mass" : ".density";
+  const std::string derived = def.inertial ? " (mass " + num(body.mass) + " kg as given)"
+                              : " (mass " + num(body.mass) + " kg from " +
+                                    (def.mass ? "mass " + num(*def.mass) + " kg"
+                                              : "density " + num(def.density) + " kg/m^3") +
+                                    " and volume " + num(props.volume) + " m^3)";
   const auto fail = [&](const std::string& expected) {
     throw InputError(where + field + ": expected " + expected + derived);
   };
@@ -95,6 +96,14 @@ std::string shape_key(const Shape& shape) {
         } else if constexpr (std::is_same_v<S, MeshShape>) {
           add(s.scale.x()), add(s.scale.y()), add(s.scale.z());
           key += s.file.string();
+          key += '\0';  // ends the name, so that a compound's next part cannot extend it
+        } else if constexpr (std::is_same_v<S, CompoundShape>) {
+          add(s.parts.size());
+          for (const ShapePart& part : s.parts) {
+            for (int k = 0; k < 3; ++k) add(part.position[k]), add(part.scale[k]);
+            add(part.rotation.w()), add(part.rotation.x()), add(part.rotation.y()), add(part.rotation.z());
+            key += shape_key(part.shape);
+          }
         } else {  // capsule, cylinder
           add(s.radius), add(s.length), add(s.resolution);
         }
@@ -110,6 +119,21 @@ struct ShapeFacts {
   MassProperties props;         // unit density
   double bounding_radius = 0.0;
 };
+
+/// Mass properties as given (an imported model's inertial) instead of integrated from the shape. The
+/// affine mass matrix needs the second moment about the body origin, S = ∫ x̄ x̄ᵀ dm: from the central
+/// inertia I = tr(S_c) 𝟙 − S_c, tr(I) = 2 tr(S_c), so S_c = ½ tr(I) 𝟙 − I, and the parallel-axis shift
+/// gives S = S_c + m c cᵀ (c the centre of mass). The volume stays the shape's: it scales the
+/// orthogonality stiffness κ·V, a material property of the surface, not of the mass.
+void set_inertial(const Inertial& inertial, ModelBody& body) {
+  const Mat3& I = inertial.inertia;
+  const Vec3& c = inertial.center_of_mass;
+  body.mass = inertial.mass;
+  body.center_of_mass = c;
+  body.first_moment = inertial.mass * c;
+  body.inertia = I;
+  body.second_moment = 0.5 * I.trace() * Mat3::Identity() - I + inertial.mass * c * c.transpose();
+}
 
 }  // namespace
 
@@ -133,7 +157,7 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
       facts.props = mass_properties(*facts.mesh);
       for (const Vec3& v : facts.mesh->vertices) facts.bounding_radius = std::max(facts.bounding_radius, v.norm());
     }
-    if (std::holds_alternative<MeshShape>(def.shape)) {
+    if (!primitive_triangle_count(def.shape)) {  // a mesh, or a compound with a mesh part
       const auto own = static_cast<std::int64_t>(facts.mesh->faces.size());
       check_triangle_budget(triangles, own, scene, i);
       triangles += own;
@@ -148,6 +172,7 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
     body.second_moment = density * props.second_moment;
     // (a volume check_mass_properties refuses has no inertia tensor)
     if (std::isnormal(props.volume) && props.volume > 0.0) body.inertia = inertia_tensor(props, density);
+    if (def.inertial) set_inertial(*def.inertial, body);
     check_mass_properties(def, body, props, scene, i);
 
     body.stiffness = def.stiffness;

@@ -77,7 +77,7 @@ struct Model {
   std::vector<ModelBody> bodies;           ///< scene order
   std::vector<ModelJoint> joints;          ///< scene order
   std::vector<ForceDef> forces;
-  std::vector<std::array<int, 2>> excluded_pairs;  ///< i < j: joined with collide_connected false, sorted
+  std::vector<std::array<int, 2>> excluded_pairs;  ///< i < j: joined with collide_connected false, or listed in the scene's exclusions; sorted
 
   /// Whether bodies i and j can touch: collision filters allow it (each one's group bit in the other's
   /// mask), no joint excludes the pair, and at least one of them moves.

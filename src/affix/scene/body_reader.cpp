@@ -1,5 +1,6 @@
 #include "affix/scene/body_reader.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -76,6 +77,41 @@ CollisionFilter read_collision(const JsonReader& value) {
   return filter;
 }
 
+/// `inertia`: three principal moments [Ixx, Iyy, Izz] or six numbers in MJCF's `fullinertia` order
+/// [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]. A body's central inertia is a physical one only when its principal
+/// moments are positive and each is at most the sum of the other two (I₁ = ∫(y² + z²) dm ≤ I₂ + I₃ =
+/// ∫(x² + y² + 2z²) dm); an affine body needs exactly that, since its mass matrix holds the central
+/// second moment ½ tr(I) 𝟙 − I, which must be positive semi-definite.
+Mat3 read_inertia(const JsonReader& value) {
+  const std::size_t n = value.json().is_array() ? value.json().size() : 0;
+  if (n != 3 && n != 6) value.expected("an array of 3 principal moments or 6 numbers [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]");
+  const auto c = value.array(n);
+  Mat3 inertia = Mat3::Zero();
+  for (int i = 0; i < 3; ++i) inertia(i, i) = c[i].number();
+  if (n == 6) {
+    inertia(0, 1) = inertia(1, 0) = c[3].number();
+    inertia(0, 2) = inertia(2, 0) = c[4].number();
+    inertia(1, 2) = inertia(2, 1) = c[5].number();
+  }
+  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
+  const double slack = 1e-12 * moments.cwiseAbs().maxCoeff();
+  if (!moments.allFinite() || !(moments.minCoeff() > 0.0) || moments[2] > moments[0] + moments[1] + slack) {
+    value.expected("a positive definite inertia tensor whose principal moments each are at most the sum of "
+                   "the other two, got principal moments [" + number_text(moments[0]) + ", " +
+                   number_text(moments[1]) + ", " + number_text(moments[2]) + "]");
+  }
+  return inertia;
+}
+
+Inertial read_inertial(const JsonReader& value) {
+  const ObjectReader obj(value, {"mass", "center_of_mass", "inertia"}, "inertial properties");
+  Inertial inertial;
+  inertial.mass = obj.at("mass").positive();
+  if (auto v = obj.find("center_of_mass")) inertial.center_of_mass = v->vec3();
+  inertial.inertia = read_inertia(obj.at("inertia"));
+  return inertial;
+}
+
 std::string read_body_name(const JsonReader& value) {
   std::string name = value.name();
   // Joints name the static world "world"; a body of that name would be ambiguous.
@@ -94,7 +130,7 @@ Quat read_rotation(const JsonReader& value) {
 BodyDef read_body(const JsonReader& value, const std::filesystem::path& scene_dir) {
   const ObjectReader obj(
       value, {"name", "shape", "density", "mass", "position", "rotation", "velocity", "angular_velocity",
-              "friction", "damping", "stiffness", "fixed", "kinematic", "collision"});
+              "friction", "damping", "stiffness", "fixed", "kinematic", "collision", "inertial"});
   BodyDef body;
   body.name = read_body_name(obj.at("name"));
   body.shape = read_shape(obj.at("shape"), scene_dir);
@@ -102,6 +138,10 @@ BodyDef read_body(const JsonReader& value, const std::filesystem::path& scene_di
   if (auto v = obj.find("mass")) {
     if (obj.has("density")) v->fail("expected only one of density and mass, got both");
     body.mass = v->positive();
+  }
+  if (auto v = obj.find("inertial")) {
+    if (obj.has("density") || obj.has("mass")) v->fail("expected only one of density, mass and inertial");
+    body.inertial = read_inertial(*v);
   }
   if (auto v = obj.find("position")) body.position = v->vec3();
   if (auto v = obj.find("rotation")) body.rotation = read_rotation(*v);

@@ -77,7 +77,25 @@ struct MeshShape {
   Vec3 scale{1.0, 1.0, 1.0};
 };
 
-using Shape = std::variant<BoxShape, SphereShape, CapsuleShape, CylinderShape, TorusShape, MeshShape>;
+struct ShapePart;
+/// Several shapes welded into one body (an imported MJCF body with several geoms): the body's surface
+/// is the parts' surfaces together, each placed in the body's rest frame. Parts may overlap (the mass
+/// of an overlap then counts twice when it comes from a density; `inertial` gives it exactly).
+struct CompoundShape {
+  std::vector<ShapePart> parts;   ///< at least one; no part is itself a compound
+};
+
+using Shape =
+    std::variant<BoxShape, SphereShape, CapsuleShape, CylinderShape, TorusShape, MeshShape, CompoundShape>;
+
+/// One part of a compound: its shape scaled per axis in its own frame (a sphere scaled (a, b, c) is an
+/// ellipsoid), then rotated and placed: x̄ = position + rotation · (scale ⊙ x̄_part).
+struct ShapePart {
+  Shape shape;
+  Vec3 position = Vec3::Zero();
+  Quat rotation = Quat::Identity();
+  Vec3 scale{1.0, 1.0, 1.0};
+};
 
 // ---------------------------------------------------------------- bodies
 
@@ -100,11 +118,20 @@ struct CollisionFilter {
   int mask = -1;    ///< bits it collides with
 };
 
+/// Mass properties given rather than integrated from the shape (an imported model's inertial): rest
+/// frame, inertia about the centre of mass in rest axes.
+struct Inertial {
+  double mass = 1.0;                        ///< kg
+  Vec3 center_of_mass = Vec3::Zero();       ///< rest frame (m)
+  Mat3 inertia = Mat3::Identity();          ///< kg·m², symmetric, about the centre of mass
+};
+
 struct BodyDef {
   std::string name;
   Shape shape = BoxShape{};
   double density = 1000.0;                 ///< kg/m³ (ignored when mass is set)
   std::optional<double> mass;              ///< kg; overrides density
+  std::optional<Inertial> inertial;        ///< overrides density and mass: the mass properties as given
   Vec3 position = Vec3::Zero();            ///< world position of the body origin at t = 0
   Quat rotation = Quat::Identity();        ///< normalised
   Vec3 velocity = Vec3::Zero();            ///< world velocity of the body origin (m/s)
@@ -170,6 +197,16 @@ struct ForceDef {
   double end = std::numeric_limits<double>::infinity();
 };
 
+// ---------------------------------------------------------------- contact exclusions
+
+/// A pair of bodies that never touch, whether or not a joint joins them (MJCF's <exclude>, and an
+/// imported parent and child that a chain of virtual links separates).
+struct ExclusionDef {
+  std::string body1, body2;
+  int body1_index = -1;
+  int body2_index = -1;
+};
+
 // ---------------------------------------------------------------- scene
 
 struct Scene {
@@ -180,6 +217,7 @@ struct Scene {
   std::vector<BodyDef> bodies;
   std::vector<JointDef> joints;
   std::vector<ForceDef> forces;
+  std::vector<ExclusionDef> exclusions;
 
   /// Index of a body by name, -1 for "world", nullopt if unknown.
   std::optional<int> body_index(const std::string& name) const;

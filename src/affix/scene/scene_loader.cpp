@@ -107,6 +107,27 @@ ForceDef read_force(const JsonReader& value, const BodyNames& bodies) {
   return force;
 }
 
+/// One `exclusions` entry: two different bodies (not the world: the ground has no collision filter).
+ExclusionDef read_exclusion(const JsonReader& value, const BodyNames& bodies) {
+  const ObjectReader obj(value, {"body1", "body2"}, "an exclusion");
+  ExclusionDef exclusion;
+  int* const indices[2] = {&exclusion.body1_index, &exclusion.body2_index};
+  std::string* const names[2] = {&exclusion.body1, &exclusion.body2};
+  for (int k = 0; k < 2; ++k) {
+    const JsonReader name = obj.at(k == 0 ? "body1" : "body2");
+    *names[k] = name.non_empty_string();
+    const std::optional<int> index = bodies.find(*names[k]);
+    if (!index || *index < 0) {
+      name.fail("unknown body '" + excerpt(*names[k]) + "' (expected the name of one of the bodies)");
+    }
+    *indices[k] = *index;
+  }
+  if (exclusion.body1_index == exclusion.body2_index) {
+    obj.at("body2").expected("a body other than body1");
+  }
+  return exclusion;
+}
+
 void read_version(const JsonReader& value) {
   if (value.integer() != kFormatVersion) value.expected("version " + std::to_string(kFormatVersion));
 }
@@ -232,7 +253,7 @@ class StreamedElements {
 
 Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, StreamedElements* streamed) {
   const JsonReader doc(root, file);
-  const ObjectReader obj(doc, {"version", "settings", "ground", "bodies", "joints", "forces"});
+  const ObjectReader obj(doc, {"version", "settings", "ground", "bodies", "joints", "forces", "exclusions"});
   Scene scene;
   scene.name = file.stem().string();
   scene.file = file;
@@ -247,6 +268,9 @@ Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, 
   }
   if (auto v = obj.find("forces")) {
     for (const JsonReader& item : v->array()) scene.forces.push_back(read_force(item, names));
+  }
+  if (auto v = obj.find("exclusions")) {
+    for (const JsonReader& item : v->array()) scene.exclusions.push_back(read_exclusion(item, names));
   }
   return scene;
 }

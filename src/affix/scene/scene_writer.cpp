@@ -28,6 +28,15 @@ std::filesystem::path relative_path(const std::filesystem::path& file, const std
   return rel.empty() ? file : rel;
 }
 
+json shape_json(const Shape& shape, const std::filesystem::path& base_dir);
+
+json inertial_json(const Inertial& inertial) {
+  const Mat3& I = inertial.inertia;
+  return {{"mass", inertial.mass},
+          {"center_of_mass", vec(inertial.center_of_mass)},
+          {"inertia", json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)})}};
+}
+
 json shape_json(const Shape& shape, const std::filesystem::path& base_dir) {
   struct Visitor {
     const std::filesystem::path& base_dir;
@@ -47,6 +56,16 @@ json shape_json(const Shape& shape, const std::filesystem::path& base_dir) {
     json operator()(const MeshShape& s) const {
       return {
           {"mesh", {{"file", relative_path(s.file, base_dir).generic_string()}, {"scale", vec(s.scale)}}}};
+    }
+    json operator()(const CompoundShape& s) const {
+      json parts = json::array();
+      for (const ShapePart& part : s.parts) {
+        parts.push_back({{"shape", shape_json(part.shape, base_dir)},
+                         {"position", vec(part.position)},
+                         {"rotation", quat(part.rotation)},
+                         {"scale", vec(part.scale)}});
+      }
+      return {{"compound", parts}};
     }
   };
   return std::visit(Visitor{base_dir}, shape);
@@ -75,7 +94,9 @@ json body_json(const BodyDef& b, const std::filesystem::path& base_dir) {
          {"stiffness", b.stiffness},
          {"fixed", b.fixed},
          {"collision", {{"group", b.collision.group}, {"mask", b.collision.mask}}}};
-  if (b.mass) {
+  if (b.inertial) {
+    j["inertial"] = inertial_json(*b.inertial);
+  } else if (b.mass) {
     j["mass"] = *b.mass;
   } else {
     j["density"] = b.density;
@@ -207,6 +228,8 @@ nlohmann::json scene_to_json(const Scene& scene, const std::filesystem::path& ba
   for (const JointDef& d : scene.joints) root["joints"].push_back(joint_json(d));
   root["forces"] = json::array();
   for (const ForceDef& f : scene.forces) root["forces"].push_back(force_json(f));
+  // Absent when empty, so that a scene without exclusions is written as before they existed.
+  for (const ExclusionDef& e : scene.exclusions) root["exclusions"].push_back({{"body1", e.body1}, {"body2", e.body2}});
   return root;
 }
 
@@ -219,6 +242,7 @@ std::string scene_text(const Scene& scene, const std::filesystem::path& base_dir
   shell.settings = scene.settings;
   shell.ground = scene.ground;
   shell.forces = scene.forces;
+  shell.exclusions = scene.exclusions;
   const json top = scene_to_json(shell, base_dir);  // the top-level keys in dump()'s (sorted) order
   std::string out = "{\n";
   bool first = true;

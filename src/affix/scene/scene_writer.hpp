@@ -4,7 +4,8 @@
 // included, so a saved file documents the whole scene; optional fields that are absent stay absent.
 // The `settings.<solver>` blocks are the exception: they are written as the file had them (absent when
 // it had none), since their fields and defaults belong to the solvers, not to the scene layer.
-// A body with `mass` is written without `density`, which the loader would reject beside it.
+// A body with `mass` is written without `density`, which the loader would reject beside it; one with
+// `inertial` without either.
 #include <filesystem>
 #include <string>
 #include <nlohmann/json.hpp>

@@ -3,12 +3,14 @@
 #include <optional>
 #include <string>
 
+#include "affix/scene/body_reader.hpp"
+
 namespace affix {
 
 namespace {
 
-constexpr std::string_view kShapeKinds[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh"};
-constexpr const char* kOneShape = "exactly one of box, sphere, capsule, cylinder, torus, mesh";
+constexpr std::string_view kShapeKinds[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh", "compound"};
+constexpr const char* kOneShape = "exactly one of box, sphere, capsule, cylinder, torus, mesh, compound";
 
 /// Three positive numbers, e.g. box edge lengths or a per-axis mesh scale.
 Vec3 positive_vec3(const JsonReader& value) {
@@ -85,10 +87,31 @@ MeshShape read_mesh(const JsonReader& value, const std::filesystem::path& scene_
   return mesh;
 }
 
+ShapePart read_part(const JsonReader& value, const std::filesystem::path& scene_dir) {
+  const ObjectReader obj(value, {"shape", "position", "rotation", "scale"}, "a compound part");
+  ShapePart part;
+  const JsonReader shape = obj.at("shape");
+  part.shape = read_shape(shape, scene_dir);
+  if (std::holds_alternative<CompoundShape>(part.shape)) {
+    shape.expected("a shape other than a compound (parts do not nest)");
+  }
+  if (auto v = obj.find("position")) part.position = v->vec3();
+  if (auto v = obj.find("rotation")) part.rotation = read_rotation(*v);
+  if (auto v = obj.find("scale")) part.scale = positive_vec3(*v);
+  return part;
+}
+
+CompoundShape read_compound(const JsonReader& value, const std::filesystem::path& scene_dir) {
+  CompoundShape compound;
+  for (const JsonReader& item : value.non_empty_array()) compound.parts.push_back(read_part(item, scene_dir));
+  return compound;
+}
+
 }  // namespace
 
 Shape read_shape(const JsonReader& value, const std::filesystem::path& scene_dir) {
-  const ObjectReader obj(value, {"box", "sphere", "capsule", "cylinder", "torus", "mesh", "resolution"});
+  const ObjectReader obj(value,
+                         {"box", "sphere", "capsule", "cylinder", "torus", "mesh", "compound", "resolution"});
   std::optional<std::string_view> kind;
   for (std::string_view k : kShapeKinds) {
     if (!obj.has(k)) continue;
@@ -104,6 +127,10 @@ Shape read_shape(const JsonReader& value, const std::filesystem::path& scene_dir
   if (*kind == "capsule") return read_capsule(params, resolution);
   if (*kind == "cylinder") return read_cylinder(params, resolution);
   if (*kind == "torus") return read_torus(params, resolution);
+  if (*kind == "compound") {
+    if (resolution) resolution->fail("not allowed for a compound shape (each part has its own)");
+    return read_compound(params, scene_dir);
+  }
   if (resolution) resolution->fail("not allowed for a mesh shape (its resolution is the file's)");
   return read_mesh(params, scene_dir);
 }

@@ -1,6 +1,6 @@
 #pragma once
-// Reads a body's `shape` (DESIGN §3): exactly one of box, sphere, capsule, cylinder, torus, mesh, plus
-// an optional `resolution` for the primitives.
+// Reads a body's `shape` (DESIGN §3): exactly one of box, sphere, capsule, cylinder, torus, mesh,
+// compound (a list of placed, scaled parts), plus an optional `resolution` for the primitives.
 #include <filesystem>
 
 #include "affix/scene/json_reader.hpp"
