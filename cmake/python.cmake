@@ -14,7 +14,7 @@ find_package(pybind11 2.6 CONFIG REQUIRED)
 file(GLOB AFFIX_PYTHON_SOURCES CONFIGURE_DEPENDS src/affix/python/*.cpp)
 # NO_EXTRAS: no link-time optimisation (the static libraries are not built for it; it only slows the link).
 pybind11_add_module(affix_python MODULE NO_EXTRAS ${AFFIX_PYTHON_SOURCES})
-target_link_libraries(affix_python PRIVATE affix_app)
+target_link_libraries(affix_python PRIVATE affix_app affix_import)
 # `import affix` with PYTHONPATH=<build>/python; setup.py copies the file from there into the wheel.
 set_target_properties(affix_python PROPERTIES OUTPUT_NAME affix LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/python)
 target_compile_definitions(affix_python PRIVATE AFFIX_VERSION="${PROJECT_VERSION}")

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "affix/import/load_scene_file.hpp"
 #include "affix/app/run_scene.hpp"
 #include "affix/error.hpp"
 #include "affix/io/interrupt.hpp"
@@ -22,7 +23,7 @@ namespace {
 py::dict run(const py::handle& scene_or_path, const std::optional<std::filesystem::path>& out_dir, bool contacts,
              const std::optional<std::string>& format, const std::optional<std::string>& solver) {
   Scene scene = py::isinstance<Scene>(scene_or_path) ? scene_or_path.cast<Scene>()
-                                                     : load_scene(scene_or_path.cast<std::filesystem::path>());
+                                                     : load_scene_file(scene_or_path.cast<std::filesystem::path>());
   if (solver) scene.settings.solver = *solver;  // checked with the scene, as settings.solver
   RunOptions options;
   options.out_dir = out_dir.value_or(std::filesystem::path("out") / scene.name);

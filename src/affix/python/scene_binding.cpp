@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "affix/import/load_scene_file.hpp"
 #include "affix/error.hpp"
 #include "affix/python/bindings.hpp"
 #include "affix/scene/scene_loader.hpp"
@@ -76,7 +77,7 @@ void bind_scene(py::module_& m) {
       .def_property_readonly("duration", [](const Scene& s) { return s.settings.duration; })
       .def("__repr__", &repr);
 
-  m.def("load", [](const std::filesystem::path& file) { return load_scene(file); }, py::arg("path"),
+  m.def("load", [](const std::filesystem::path& file) { return load_scene_file(file); }, py::arg("path"),
         "Reads and validates a scene file, as `affix run` does. Raises affix.InputError naming the file "
         "and the JSON path of a mistake.");
 }
