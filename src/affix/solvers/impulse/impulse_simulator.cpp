@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <cmath>
 #include <limits>
 
@@ -17,6 +15,25 @@ namespace {
 constexpr int kMaxLimitPasses = 4;
 /// Halvings of a joint-correction step whose full length raises the violation.
 constexpr int kMaxHalvings = 6;
+/// Joint-correction iterations in a row that do not halve the violation before the exact Newton matrix
+/// takes over (exact_newton.hpp), and the most such factorisations per step.
+constexpr int kStallsBeforeRefresh = 3;
+constexpr int kMaxRefreshes = 4;
+
+/// A joint's error from its rows' values: the distance its point rows leave between the two anchors
+/// (ball, hinge, universal, fixed, cone-twist: the 3 point rows; prismatic and a slider on a line: the
+/// 2 rows off the line), and the largest of its other rows (m or rad).
+double joint_error(const RigidJoint& joint, const RigidVector& value) {
+  const JointType t = joint.type;
+  const int point_rows = t == JointType::ball || t == JointType::cone_twist || t == JointType::hinge ||
+                                 t == JointType::universal || t == JointType::fixed
+                             ? 3
+                         : t == JointType::prismatic || (t == JointType::slider && joint.count == 2) ? 2
+                                                                                                    : 0;
+  double error = point_rows > 0 ? value.head(point_rows).norm() : 0.0;
+  if (joint.count > point_rows) error = std::max(error, value.tail(joint.count - point_rows).cwiseAbs().maxCoeff());
+  return error;
+}
 
 double scene_size(const Model& model) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
@@ -117,14 +134,18 @@ void ImpulseSimulator::evaluate_jacobians() {
     W_[i].topLeftCorner<3, 3>().diagonal().setConstant(b.inverse_mass);
     W_[i].bottomRightCorner<3, 3>() = now_[i].R * b.inverse_inertia * now_[i].R.transpose();
   }
+  joint_jacobians(now_);
+  for (Joint& joint : joints_) joint.limit_side.fill(0);
+}
+
+void ImpulseSimulator::joint_jacobians(const std::vector<RigidPose>& poses) {
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidJoint& rj = joints_[j].rows;
-    const RigidPose p1 = now_[rj.body1], p2 = pose_of(rj.body2, now_);
+    const RigidPose p1 = poses[rj.body1], p2 = pose_of(rj.body2, poses);
     const RigidRows rows = rigid_rows(rj, p1, p2);
     J1_[j].topRows(rj.count) = rows.J1;
     if (rj.body2 >= 0) J2_[j].topRows(rj.count) = rows.J2;
     limit_rates_[j] = rigid_limit_coordinates(rj, p1, p2);
-    joints_[j].limit_side.fill(0);
   }
 }
 
@@ -161,7 +182,8 @@ void ImpulseSimulator::preview() {
 }
 
 double ImpulseSimulator::preview_violation() {
-  // Equality rows converge when |c| < ε_P. A held limit row aims ε_P/2 inside its bound and converges
+  // Equality rows converge when the joint error (joint_error: an anchor distance, or a row) is below
+  // ε_P, the paper's ‖c‖∞ < ε_P with a joint's point rows taken together. A held limit row aims ε_P/2 inside its bound and converges
   // when within ε_P/2 of that, so a held coordinate never ends a step beyond its bound (header).
   const double margin = 0.5 * settings_.position_tolerance;
   double largest = 0.0;
@@ -172,7 +194,7 @@ double ImpulseSimulator::preview_violation() {
     const RigidPose p1 = next_[rj.body1], p2 = pose_of(rj.body2, next_);
     const RigidVector value = rigid_rows(rj, p1, p2).value;
     c_.segment(offset, rj.count) = value;
-    if (rj.count > 0) largest = std::max(largest, value.cwiseAbs().maxCoeff());
+    if (rj.count > 0) largest = std::max(largest, joint_error(rj, value));
     if (rj.limit_count == 0) continue;
     const RigidVector s = rigid_limit_coordinates(rj, p1, p2).value;
     for (int k = 0; k < rj.limit_count; ++k) {
@@ -229,6 +251,8 @@ int ImpulseSimulator::joint_correction(double& residual) {
   c_.resize(system_.size());
   preview();
   residual = preview_violation();
+  int stalled = 0;
+  newton_active_ = false;
   for (int it = 0;; ++it) {
     if (residual < settings_.position_tolerance) return it;
     if (it == settings_.max_iterations) {
@@ -236,7 +260,8 @@ int ImpulseSimulator::joint_correction(double& residual) {
       return it;
     }
     rhs_ = -c_ / h;  // Tomcin Eq. 3: A Δp = −c⁽ˡ⁺¹⁾(p)/h
-    system_.solve(rhs_, dp_);
+    if (newton_active_) exact_newton_.solve(rhs_, dp_);
+    else system_.solve(rhs_, dp_);
     // Backtracking on ‖c‖∞ (not in the paper): A is the Jacobian of Eq. 2, exact only as hω → 0; where a
     // body turns fast (a whipped chain's tip, hω ≈ 0.4) the full step can raise the violation, and
     // modified Newton then diverges. Halving the step until ‖c‖∞ falls keeps it converging.
@@ -251,8 +276,41 @@ int ImpulseSimulator::joint_correction(double& residual) {
       next = preview_violation();
     }
     p_ += taken * dp_;
+    // Still slow (not halving the violation): Newton on the exact matrix at the preview from here on
+    // (exact_newton.hpp; not in the paper), refreshed while it stalls; each refresh is one LU, counted
+    // in stats.csv's `warnings`.
+    stalled = next > 0.5 * residual ? stalled + 1 : 0;
     residual = next;
+    if (stalled == kStallsBeforeRefresh && refreshes_ < kMaxRefreshes) {
+      exact_newton();
+      stalled = 0;
+    }
   }
+}
+
+void ImpulseSimulator::exact_newton() {
+  const double h = model_->settings.dt;
+  Jhat1_ = J1_;
+  Jhat2_ = J2_;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const Joint& joint = joints_[j];
+    const RigidJoint& rj = joint.rows;
+    const RigidPose p1 = next_[rj.body1], p2 = pose_of(rj.body2, next_);
+    const RigidRows rows = rigid_rows(rj, p1, p2);
+    const RigidRows rates = rigid_limit_coordinates(rj, p1, p2);
+    Jhat1_[j].topRows(rj.count) = rows.J1;
+    if (rj.body2 >= 0) Jhat2_[j].topRows(rj.count) = rows.J2;
+    for (int k = 0; k < rj.limit_count; ++k) {
+      Jhat1_[j].row(rj.count + k) = joint.limit_side[k] * rates.J1.row(k);
+      if (rj.body2 >= 0) Jhat2_[j].row(rj.count + k) = joint.limit_side[k] * rates.J2.row(k);
+    }
+    // The turn within the step: ω-columns times J_l(hω) of their body.
+    Jhat1_[j].rightCols<3>() *= so3_left_jacobian(h * bodies_[rj.body1].omega);
+    if (rj.body2 >= 0) Jhat2_[j].rightCols<3>() *= so3_left_jacobian(h * bodies_[rj.body2].omega);
+  }
+  if (!exact_newton_.factorize(system_.joints(), system_.size(), Jhat1_, Jhat2_, J1_, J2_, W_, free_)) return;
+  newton_active_ = true;
+  ++refreshes_;
 }
 
 bool ImpulseSimulator::update_limits() {
@@ -299,6 +357,7 @@ StepStats ImpulseSimulator::step() {
   const double h = model_->settings.dt, t = time();
   StepStats stats;
   capped_ = false;
+  refreshes_ = 0;
 
   const bool verlet = settings_.integration == ImpulseIntegration::velocity_verlet;
   // 1–2: external impulses (the load of [t, t + h), as every solver holds it), velocity correction.
@@ -347,12 +406,13 @@ StepStats ImpulseSimulator::step() {
   stats.step = step_;
   stats.time = time();
   stats.hit_iteration_cap = capped_;
+  stats.warnings = refreshes_;
   stats.min_distance = std::numeric_limits<double>::infinity();
   for (const Joint& joint : joints_) {
     const RigidJoint& rj = joint.rows;
     const RigidPose p1 = now_[rj.body1], p2 = pose_of(rj.body2, now_);
     const RigidRows rows = rigid_rows(rj, p1, p2);
-    if (rj.count > 0) stats.max_joint_error = std::max(stats.max_joint_error, rows.value.cwiseAbs().maxCoeff());
+    if (rj.count > 0) stats.max_joint_error = std::max(stats.max_joint_error, joint_error(rj, rows.value));
     const RigidVector s = rigid_limit_coordinates(rj, p1, p2).value;
     for (int k = 0; k < rj.limit_count; ++k)
       stats.max_joint_error =

@@ -31,6 +31,7 @@
 
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/impulse/articulation_system.hpp"
+#include "affix/solvers/impulse/exact_newton.hpp"
 #include "affix/solvers/impulse/impulse_settings.hpp"
 #include "affix/solvers/rigid/rigid_body.hpp"
 
@@ -71,6 +72,10 @@ class ImpulseSimulator final : public Simulator {
   void evaluate_jacobians();
   /// The active limit rows into J1_/J2_ and free_.
   void set_limit_rows();
+  /// Every joint block's Jacobians (and its limits' rates) at the given poses into J1_/J2_.
+  void joint_jacobians(const std::vector<RigidPose>& poses);
+  /// Factorises the exact Newton matrix at the current preview and makes the joint correction use it.
+  void exact_newton();
   void factorize();
   /// The previewed poses at t + h by free flight with the current velocities.
   void preview();
@@ -107,6 +112,10 @@ class ImpulseSimulator final : public Simulator {
   VecX c_, rhs_, dp_, p_;                // per row
   std::vector<RigidBody> saved_;         // the velocities a joint correction starts from, for a redo
   bool capped_ = false;
+  int refreshes_ = 0;                    // exact Newton factorisations in this step (joint_correction)
+  ExactNewton exact_newton_;
+  bool newton_active_ = false;
+  std::vector<JointJacobian> Jhat1_, Jhat2_;  // per joint block: Ĵ of exact_newton.hpp
   double scene_size_ = 1.0;
   int step_ = 0;
 };
