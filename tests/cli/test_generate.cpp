@@ -151,6 +151,24 @@ TEST_F(GenerateTest, WreckingBallWithDefaultsAndOptions) {
   EXPECT_EQ(medium["bodies"].back()["velocity"], nlohmann::json::array({4.0, 0.0, 0.0}));
 }
 
+TEST_F(GenerateTest, ImpulseMechanismsWithDefaultsAndOptions) {
+  const nlohmann::json linkage = read_json(expect_generated_and_valid({"peaucellier"}, "peaucellier.json"));
+  EXPECT_EQ(linkage["bodies"].size(), 7u);
+  EXPECT_EQ(linkage["joints"].size(), 10u);
+  EXPECT_EQ(linkage["settings"]["solver"], "impulse");
+  EXPECT_EQ(linkage["settings"]["dt"], 0.03);
+  expect_generated_and_valid({"peaucellier", "--angle", "-10"}, "peaucellier10.json");
+  const nlohmann::json rod = read_json(expect_generated_and_valid({"rod-block", "--block-mass", "100"}, "rod.json"));
+  EXPECT_EQ(rod["bodies"][1]["mass"], 100.0);
+  EXPECT_EQ(rod["settings"]["dt"], 0.25);
+  const nlohmann::json spider = read_json(expect_generated_and_valid({"spider", "--legs", "7"}, "spider.json"));
+  EXPECT_EQ(spider["bodies"].size(), 15u);
+  EXPECT_EQ(spider["joints"].size(), 14u);
+  expect_refused({"peaucellier", "--angle", "30"}, {"--angle 30"});
+  expect_refused({"rod-block", "--rod-mass", "0"}, {"--rod-mass 0"});
+  expect_refused({"spider", "--legs", "0"}, {"--legs 0"});
+}
+
 TEST_F(GenerateTest, SettingsOptionsReplaceTheFamilysOwn) {
   const nlohmann::json fast = read_json(
       expect_generated_and_valid({"drop", "--dt", "0.005", "--duration", "0.5"}, "fast.json"));

@@ -134,6 +134,72 @@ TEST_P(RigidJacobian, VanishesWithFullRankAtTheStart) {
 INSTANTIATE_TEST_SUITE_P(Types, RigidJacobian, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
+/// A joint of `type` with every limit its type takes, frames random (so every coordinate is far from 0).
+ModelJoint limited_joint(JointType type, int body2, std::mt19937& rng) {
+  ModelJoint j = random_joint({"limited", type, 0}, body2, rng);
+  j.def.length.reset();
+  j.def.angle_limits = AngleRange{-1.0, 1.0};
+  j.def.twist_limits = AngleRange{-1.0, 1.0};
+  j.def.swing1_limits = AngleRange{-0.5, 0.5};
+  j.def.swing2_limits = AngleRange{-0.7, 0.7};
+  j.def.limits = std::array<double, 2>{-0.1, 0.2};
+  j.def.min_length = 0.3;
+  return j;
+}
+
+TEST(RigidJacobian, LimitCoordinatesMatchCentralDifferences) {
+  std::mt19937 rng(29);
+  const std::pair<JointType, int> cases[] = {{JointType::hinge, 1},    {JointType::cone_twist, 3},
+                                             {JointType::prismatic, 1}, {JointType::slider, 1},
+                                             {JointType::distance, 1}};
+  for (const auto& [type, count] : cases) {
+    for (int body2 : {1, -1}) {
+      for (int trial = 0; trial < 20; ++trial) {
+        const std::vector<ModelBody> bodies{random_body(rng), random_body(rng)};
+        const RigidJoint joint = rigid_joint(limited_joint(type, body2, rng), bodies);
+        ASSERT_EQ(joint.limit_count, count) << to_string(type);
+        const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
+        const RigidRows rows = rigid_limit_coordinates(joint, p1, p2);
+        // The Euler angles are singular at swing1 = ±90° (rigid_jacobian.hpp): keep away from there.
+        if (type == JointType::cone_twist && std::abs(rows.value[1]) > 1.3) continue;
+        const int n = body2 < 0 ? 6 : 12;
+        MatX J(count, n), fd(count, n);
+        J.leftCols(6) = rows.J1;
+        if (body2 >= 0) J.rightCols(6) = rows.J2;
+        const double h = 1e-6;
+        for (int k = 0; k < n; ++k) {
+          const bool first = k < 6;
+          const auto value = [&](double s) {
+            return rigid_limit_coordinates(joint, first ? moved(p1, k, s) : p1, first ? p2 : moved(p2, k - 6, s)).value;
+          };
+          fd.col(k) = (value(h) - value(-h)) / (2.0 * h);
+        }
+        ASSERT_GT(J.cwiseAbs().maxCoeff(), 1e-3);
+        EXPECT_TRUE(test::near_relative(J, fd, 1e-6)) << to_string(type) << " body2 " << body2 << " trial " << trial;
+      }
+    }
+  }
+}
+
+TEST(RigidJacobian, LimitAnglesReadTheConeTwistConvention) {
+  // Body 1 turned by R_z(s2)·R_y(s1)·R_x(t) in joint-frame coordinates relative to body 2 (the world).
+  std::mt19937 rng(5);
+  std::vector<ModelBody> bodies{random_body(rng)};
+  const Mat3 F = random_rotation(rng);
+  ModelJoint j = limited_joint(JointType::cone_twist, -1, rng);
+  j.frame1 = {Vec3::Zero(), F};
+  j.frame2 = {Vec3::Zero(), F};
+  const RigidJoint joint = rigid_joint(j, bodies);
+  const double t = 0.3, s1 = -0.4, s2 = 0.6;
+  const Mat3 M = (Eigen::AngleAxisd(s2, Vec3::UnitZ()) * Eigen::AngleAxisd(s1, Vec3::UnitY()) *
+                  Eigen::AngleAxisd(t, Vec3::UnitX())).toRotationMatrix();
+  const RigidPose pose{Vec3::Zero(), F * M * F.transpose()};  // F₂ᵀ R F₁ = M
+  const RigidRows rows = rigid_limit_coordinates(joint, pose, pose);
+  EXPECT_NEAR(rows.value[0], t, 1e-12);
+  EXPECT_NEAR(rows.value[1], s1, 1e-12);
+  EXPECT_NEAR(rows.value[2], s2, 1e-12);
+}
+
 TEST(RigidJacobian, DistanceWithOnlyBoundsHasNoRows) {
   JointDef def;
   def.type = JointType::distance;

@@ -214,7 +214,9 @@ TEST_P(JointTypes, HingeStartingOnItsLimitPassesItByAtMostChatOverEll) {
   std::printf("hinge on its limit: tolerance %.3e rad (chat / ell = %.3e rad)\n", tolerance, 1e-3 / ell);
   // Swings up from 0° towards 60°, then falls back onto its starting bound at speed.
   const Range angle = run_hinge_pendulum(GetParam(), 9.0, limits, tolerance, tolerance, "hinge on its limit");
-  EXPECT_LT(angle.lo, 0.0) << "the body never pressed on its starting bound";
+  // Pressed onto its starting bound: past it (ipc's widened chord) or held on it (impulse holds a limit
+  // within ε_P inside it).
+  EXPECT_LT(angle.lo, kAngleTolerance) << "the body never pressed on its starting bound";
   EXPECT_GT(angle.hi, limits.max - 0.02) << "the upper limit was never reached";
 }
 
@@ -242,9 +244,11 @@ TEST_P(JointTypes, HingeBetweenTwoFreeBodiesTurnsAboutTheSharedAxis) {
     ASSERT_LT(track.gap(0, 1, anchor + 0.2 * axis), row_tolerance()) << "step " << n;
     // Both bodies carry the axis to the same world vector (exact: two points of it are held) ...
     ASSERT_LT(((track.motion(0) - track.motion(1)) * axis).norm(), row_tolerance() / 0.2) << "step " << n;
-    // ... so their relative rotation is about it, up to the bodies' tiny elastic strain (polar factor).
+    // ... so their relative rotation is about it, up to the bodies' tiny elastic strain (polar factor),
+    // or up to the rows' tolerance where a solver keeps its rows to one (impulse: ε_P per axis row).
     const Mat3 R = track.relative_rotation(0, 1);
-    ASSERT_LT((R * axis - axis).norm(), 1e-6) << "relative rotation not about the axis, step " << n;
+    ASSERT_LT((R * axis - axis).norm(), std::max(1e-6, row_tolerance()))
+        << "relative rotation not about the axis, step " << n;
     angle.add(angle_about(R, axis));
   }
   std::printf("hinge (free-free): relative angle range [%.3f, %.3f] rad\n", angle.lo, angle.hi);

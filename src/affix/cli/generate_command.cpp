@@ -1,5 +1,6 @@
 // `affix generate KIND [options] --out FILE`: writes a scene file of one of the families that users and
-// benchmarks need (chain, net, tree, pulley, pile, drop, wrecking-ball), built by scene/generate/ and written
+// benchmarks need (chain, net, tree, pulley, pile, drop, wrecking-ball, and the impulse solver's
+// mechanisms peaucellier, rod-block, spider), built by scene/generate/ and written
 // with save_scene. Each kind is a subcommand owning its options; --out and the settings options belong
 // to `generate` and are reachable after the kind (CLI11 fallthrough).
 #include <CLI/CLI.hpp>
@@ -21,8 +22,11 @@
 #include "affix/scene/generate/drop.hpp"
 #include "affix/scene/generate/generated_scene.hpp"
 #include "affix/scene/generate/net.hpp"
+#include "affix/scene/generate/peaucellier.hpp"
 #include "affix/scene/generate/pile.hpp"
 #include "affix/scene/generate/pulley.hpp"
+#include "affix/scene/generate/rod_block.hpp"
+#include "affix/scene/generate/spider.hpp"
 #include "affix/scene/generate/tree.hpp"
 #include "affix/scene/generate/wrecking_ball.hpp"
 #include "affix/scene/scene_writer.hpp"
@@ -48,9 +52,12 @@ struct GenerateArgs {
   generate::WreckingBallOptions wrecking_ball;
   std::optional<std::string> wrecking_variant;
   CLI::Option* wrecking_blocks = nullptr;  ///< to refuse --blocks beside --variant
+  generate::PeaucellierOptions peaucellier;
+  generate::RodBlockOptions rod_block;
+  generate::SpiderOptions spider;
 };
 
-constexpr const char* kKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball";
+constexpr const char* kKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball, peaucellier, rod-block, spider";
 
 CLI::App* add_kind(CLI::App& generate, const char* name, const char* description) {
   CLI::App* kind = generate.add_subcommand(name, description);
@@ -96,6 +103,15 @@ void add_kinds(CLI::App& generate, GenerateArgs& a) {
                        "Blocks of Lan 2022 Table 1: light (15), medium (141) or full (561); not with --blocks");
   wrecking->add_flag("--free-ball", a.wrecking_ball.free_ball,
                      "No rope: the ball is thrown at the wall at 4 m/s (Lan 2022 Sec. 5.2)");
+
+  CLI::App* peaucellier = add_kind(generate, "peaucellier", "A Peaucellier-Lipkin straight-line linkage (impulse solver)");
+  peaucellier->add_option("--angle", a.peaucellier.angle_deg, "Crank angle at release (degrees, within +-29)")
+      ->capture_default_str();
+  CLI::App* rod_block = add_kind(generate, "rod-block", "A 7.5 t block held by a light hinged rod (impulse solver)");
+  rod_block->add_option("--rod-mass", a.rod_block.rod_mass, "Mass of the rod (kg)")->capture_default_str();
+  rod_block->add_option("--block-mass", a.rod_block.block_mass, "Mass of the block (kg)")->capture_default_str();
+  CLI::App* spider = add_kind(generate, "spider", "A body carrying many two-part legs (impulse solver)");
+  spider->add_option("--legs", a.spider.legs, "Number of legs")->capture_default_str();
 }
 
 Scene build(const std::string& kind, const GenerateArgs& a) {
@@ -114,6 +130,9 @@ Scene build(const std::string& kind, const GenerateArgs& a) {
   if (kind == "tree") return generate::tree(a.tree);
   if (kind == "pile") return generate::pile(a.pile);
   if (kind == "drop") return generate::drop(a.drop);
+  if (kind == "peaucellier") return generate::peaucellier(a.peaucellier);
+  if (kind == "rod-block") return generate::rod_block(a.rod_block);
+  if (kind == "spider") return generate::spider(a.spider);
   generate::WreckingBallOptions options = a.wrecking_ball;
   if (a.wrecking_variant) {
     const generate::WreckingBallVariant variant = generate::parse_wrecking_ball_variant(*a.wrecking_variant);

@@ -1,6 +1,10 @@
 #include "affix/joints/rigid_jacobian.hpp"
 
 #include <cassert>
+#include <cmath>
+#include <limits>
+
+#include <Eigen/LU>
 
 namespace affix {
 namespace {
@@ -40,6 +44,22 @@ class Rows {
   void length(double L) {
     const Vec3 n = d().normalized();
     add(d().norm() - L, n, s1_.r.cross(n), -n, -s2_.r.cross(n));
+  }
+
+  /// Euler angle k (0 twist, 1 swing1, 2 swing2) of M = F₂ᵀF₁ and its rate (header comment).
+  void angle(int k) {
+    const Mat3 M = s2_.axes.transpose() * s1_.axes;
+    const double twist = std::atan2(M(2, 1), M(2, 2));
+    const double swing1 = std::atan2(-M(2, 0), std::hypot(M(2, 1), M(2, 2)));
+    const double swing2 = std::atan2(M(1, 0), M(0, 0));
+    const double values[] = {twist, swing1, swing2};
+    const double c1 = std::cos(swing1), s1 = std::sin(swing1), c2 = std::cos(swing2), s2 = std::sin(swing2);
+    Mat3 B;
+    B.col(0) << c1 * c2, c1 * s2, -s1;  // R_z R_y e_x
+    B.col(1) << -s2, c2, 0.0;           // R_z e_y
+    B.col(2) << 0.0, 0.0, 1.0;          // e_z
+    const Vec3 g = s2_.axes * B.transpose().inverse().col(k);
+    add(values[k], Vec3::Zero(), g, Vec3::Zero(), -g);
   }
 
   RigidRows finish() {
@@ -93,6 +113,30 @@ RigidJoint rigid_joint(const ModelJoint& joint, const std::vector<ModelBody>& bo
   if (joint.body2 >= 0) out.frame2.origin -= bodies[joint.body2].center_of_mass;
   out.length = joint.def.length.value_or((joint.def.anchor1 - joint.def.anchor2).norm());
   out.count = rigid_row_count(joint.def);
+  const JointDef& def = joint.def;
+  const auto limit = [&](RigidCoordinate coordinate, double min, double max) {
+    out.limits[out.limit_count++] = {coordinate, min, max};
+  };
+  switch (def.type) {
+    case JointType::hinge:
+      if (def.angle_limits) limit(RigidCoordinate::twist, def.angle_limits->min, def.angle_limits->max);
+      break;
+    case JointType::cone_twist:
+      if (def.twist_limits) limit(RigidCoordinate::twist, def.twist_limits->min, def.twist_limits->max);
+      if (def.swing1_limits) limit(RigidCoordinate::swing1, def.swing1_limits->min, def.swing1_limits->max);
+      if (def.swing2_limits) limit(RigidCoordinate::swing2, def.swing2_limits->min, def.swing2_limits->max);
+      break;
+    case JointType::prismatic:
+    case JointType::slider:
+      if (def.limits && !def.normal) limit(RigidCoordinate::slide, (*def.limits)[0], (*def.limits)[1]);
+      break;
+    case JointType::distance:
+      if (out.count == 0)
+        limit(RigidCoordinate::length, def.min_length.value_or(0.0),
+              def.max_length.value_or(std::numeric_limits<double>::infinity()));
+      break;
+    default: break;
+  }
   return out;
 }
 
@@ -141,6 +185,22 @@ RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const Rigi
     case JointType::distance:
       if (joint.count == 1) rows.length(joint.length);
       break;
+  }
+  return rows.finish();
+}
+
+RigidRows rigid_limit_coordinates(const RigidJoint& joint, const RigidPose& pose1, const RigidPose& pose2) {
+  assert(joint.body1 >= 0);
+  const Side s1 = side(joint.body1, joint.frame1, pose1), s2 = side(joint.body2, joint.frame2, pose2);
+  Rows rows(joint.limit_count, s1, s2);
+  for (int k = 0; k < joint.limit_count; ++k) {
+    switch (joint.limits[k].coordinate) {
+      case RigidCoordinate::twist: rows.angle(0); break;
+      case RigidCoordinate::swing1: rows.angle(1); break;
+      case RigidCoordinate::swing2: rows.angle(2); break;
+      case RigidCoordinate::slide: rows.dot2(s2.axes.col(0)); break;
+      case RigidCoordinate::length: rows.length(0.0); break;
+    }
   }
   return rows.finish();
 }

@@ -30,6 +30,19 @@
 //                     the initial distance); bounds only: 0 rows. Singular at ‖d‖ = 0.
 // Every row vanishes at t = 0. The dot-1 rows also vanish where an axis flips (x₁ = −x₂), far from
 // the start; a solver that starts at C = 0 never reaches that branch.
+//
+// Limits bound a joint coordinate s ∈ [min, max]; rigid_limit_coordinates gives s and ṡ = J₁u₁ + J₂u₂
+// (a solver turns a violated bound into the unilateral row ±(s − bound) ≥ 0):
+//   twist, swing1, swing2  M = F₂ᵀF₁ (F the frame axes in the world) = R_z(swing2)·R_y(swing1)·R_x(twist),
+//                          the cone-twist convention of compact_rows.hpp (a hinge's angle is its twist):
+//                          twist = atan2(M₂₁, M₂₂), swing1 = atan2(−M₂₀, ‖(M₂₁, M₂₂)‖), swing2 = atan2(M₁₀, M₀₀).
+//                          Ṁ = [w]ₓM with w = F₂ᵀ(ω₁ − ω₂), and for these Euler angles
+//                          w = B (ṫwist, ṡwing1, ṡwing2), B = [R_z R_y e_x, R_z e_y, e_z], so the rate of
+//                          angle k is g_k·(ω₁ − ω₂) with g_k = F₂ B⁻ᵀ e_k: J₁ = [0, g_kᵀ], J₂ = [0, −g_kᵀ].
+//                          Singular at swing1 = ±90° (B loses rank), as the angles are.
+//   slide                  s = d·x₂, the dot-2 part (prismatic `limits`, slider `limits` along `direction`)
+//   length                 s = ‖d‖, the length part with L = 0 (distance `min`/`max` without `length`)
+#include <array>
 #include <vector>
 
 #include "affix/math/types.hpp"
@@ -50,6 +63,15 @@ struct RigidPose {
 /// The state at t = 0: c = position + rotation·c̄, R = rotation.
 RigidPose initial_rigid_pose(const ModelBody& body);
 
+/// A joint coordinate a limit bounds (header comment).
+enum class RigidCoordinate { twist, swing1, swing2, slide, length };
+
+/// One limited coordinate: min ≤ s ≤ max (radians or metres).
+struct RigidLimit {
+  RigidCoordinate coordinate = RigidCoordinate::twist;
+  double min = 0.0, max = 0.0;
+};
+
 /// A joint as the rigid rows see it: the model's frames with origins relative to each body's centre
 /// of mass (x̄ − c̄; the world's stay in world coordinates).
 struct RigidJoint {
@@ -58,6 +80,8 @@ struct RigidJoint {
   JointFrame frame1, frame2;
   double length = 0.0;         ///< distance: L
   int count = 0;               ///< m, the number of rows
+  std::array<RigidLimit, 3> limits{};  ///< the joint's limited coordinates, the first limit_count
+  int limit_count = 0;
 };
 
 /// Number of rows of a joint (table in the header comment).
@@ -74,5 +98,8 @@ struct RigidRows {
 
 /// The joint's rows at pose1 (body 1) and pose2 (body 2; ignored when body 2 is the world).
 RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const RigidPose& pose2);
+
+/// The limited coordinates s of the joint (one row per limit, in `limits` order) and their Jacobians.
+RigidRows rigid_limit_coordinates(const RigidJoint& joint, const RigidPose& pose1, const RigidPose& pose2);
 
 }  // namespace affix

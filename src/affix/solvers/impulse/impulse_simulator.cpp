@@ -1,0 +1,454 @@
+#include "affix/solvers/impulse/impulse_simulator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "affix/error.hpp"
+#include "affix/math/excerpt.hpp"
+
+namespace affix {
+namespace {
+
+/// Joint corrections per step while the active set of limits settles (header).
+constexpr int kMaxLimitPasses = 4;
+/// Halvings of a joint-correction step whose full length raises the violation.
+constexpr int kMaxHalvings = 6;
+/// Joint-correction iterations in a row that do not halve the violation before the exact Newton matrix
+/// takes over (exact_newton.hpp), and the most such factorisations per step.
+constexpr int kStallsBeforeRefresh = 3;
+constexpr int kMaxRefreshes = 4;
+
+/// A joint's error from its rows' values: the distance its point rows leave between the two anchors
+/// (ball, hinge, universal, fixed, cone-twist: the 3 point rows; prismatic and a slider on a line: the
+/// 2 rows off the line), and the largest of its other rows (m or rad).
+double joint_error(const RigidJoint& joint, const RigidVector& value) {
+  const JointType t = joint.type;
+  const int point_rows = t == JointType::ball || t == JointType::cone_twist || t == JointType::hinge ||
+                                 t == JointType::universal || t == JointType::fixed
+                             ? 3
+                         : t == JointType::prismatic || (t == JointType::slider && joint.count == 2) ? 2
+                                                                                                    : 0;
+  double error = point_rows > 0 ? value.head(point_rows).norm() : 0.0;
+  if (joint.count > point_rows) error = std::max(error, value.tail(joint.count - point_rows).cwiseAbs().maxCoeff());
+  return error;
+}
+
+double scene_size(const Model& model) {
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const ModelBody& b : model.bodies) {
+    lo = lo.cwiseMin(b.position - Vec3::Constant(b.bounding_radius));
+    hi = hi.cwiseMax(b.position + Vec3::Constant(b.bounding_radius));
+  }
+  return model.bodies.empty() ? 1.0 : std::max((hi - lo).norm(), 1e-6);
+}
+
+/// What the impulse solver cannot run yet, as an InputError naming the JSON path; nothing when it can.
+void refuse_unsupported(const Model& model) {
+  const std::string file = model.file.string() + ": ";
+  if (model.ground)
+    throw InputError(file + "ground: the impulse solver has no contact yet (README, impulse); remove `ground` "
+                            "or choose another solver");
+  if (model.settings.integrator != Integrator::implicit_euler)
+    throw InputError(file + "settings.integrator: the impulse solver integrates with its own velocity-Verlet "
+                            "scheme (Tomcin 2014 App. A); leave `integrator` at its default");
+}
+
+}  // namespace
+
+void ImpulseSimulator::check_model(const Model& model) {
+  read_impulse_settings(model.settings, model.file);
+  refuse_unsupported(model);
+}
+
+SolverCapabilities ImpulseSimulator::capabilities() {
+  SolverCapabilities c;
+  c.prescribed_motion = true;
+  c.joint_limits = true;  // unilateral rows, activated when violated (header)
+  c.joint_gap = 1e-5;     // rows to ε_P = 1e-6 each: an anchor gap of √3 ε_P, an axis to ε_P over its lever
+  c.joints = {JointType::ball,  JointType::hinge,      JointType::universal, JointType::prismatic,
+              JointType::fixed, JointType::cone_twist, JointType::slider,    JointType::distance};
+  return c;
+}
+
+ImpulseSimulator::ImpulseSimulator(std::shared_ptr<const Model> model)
+    : model_(std::move(model)), settings_(read_impulse_settings(model_->settings, model_->file)) {
+  refuse_unsupported(*model_);
+  bodies_ = rigid_bodies(*model_);
+  const int n = static_cast<int>(bodies_.size());
+  prescribed_.resize(n);
+  for (int i = 0; i < n; ++i)
+    if (bodies_[i].prescribed) prescribed_[i] = PrescribedMotion(model_->bodies[i]);
+  for (const ForceDef& f : model_->forces) {
+    const ModelBody& b = model_->bodies[f.body_index];
+    force_points_.push_back(b.rotation.transpose() * (f.point.value_or(b.position) - b.position));
+  }
+  std::vector<SystemJoint> blocks;
+  for (int k = 0; k < static_cast<int>(model_->joints.size()); ++k) {
+    const ModelJoint& mj = model_->joints[k];
+    const bool moves1 = !bodies_[mj.body1].prescribed, moves2 = mj.body2 >= 0 && !bodies_[mj.body2].prescribed;
+    if (!moves1 && !moves2) continue;  // constrains nothing that moves
+    Joint joint;
+    joint.model_index = k;
+    joint.rows = rigid_joint(mj, model_->bodies);
+    blocks.push_back({moves1 ? mj.body1 : -1, moves2 ? mj.body2 : -1, joint.rows.count + joint.rows.limit_count});
+    joints_.push_back(joint);
+  }
+  system_ = ArticulationSystem(blocks, n);
+  for (const SystemJoint& b : system_.joints()) {
+    J1_.push_back(JointJacobian::Zero(b.rows, 6));
+    J2_.push_back(JointJacobian::Zero(b.rows, 6));
+  }
+  limit_rates_.resize(joints_.size());
+  free_.assign(system_.size(), 0);
+  W_.assign(n, Mat6::Zero());
+  now_.resize(n);
+  next_.resize(n);
+  p_ = VecX::Zero(system_.size());
+  scene_size_ = scene_size(*model_);
+  // The state the steps keep: A factorised at the poses of t, and velocities with J u = 0.
+  evaluate_jacobians();
+  set_limit_rows();
+  factorize();
+  velocity_correction();
+}
+
+RigidPose ImpulseSimulator::pose_of(int body, const std::vector<RigidPose>& poses) const {
+  return body >= 0 ? poses[body] : RigidPose{};
+}
+
+void ImpulseSimulator::evaluate_jacobians() {
+  const double h = model_->settings.dt, t = time();
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    RigidBody& b = bodies_[i];
+    if (b.prescribed) {
+      now_[i] = prescribed_[i].at(t);
+      b.c = now_[i].c;
+      b.q = Quat(now_[i].R).normalized();
+      prescribed_[i].twist(t, h, b.v, b.omega);
+      continue;
+    }
+    now_[i] = b.pose();
+    W_[i].setZero();
+    W_[i].topLeftCorner<3, 3>().diagonal().setConstant(b.inverse_mass);
+    W_[i].bottomRightCorner<3, 3>() = now_[i].R * b.inverse_inertia * now_[i].R.transpose();
+  }
+  joint_jacobians(now_);
+  for (Joint& joint : joints_) joint.limit_side.fill(0);
+}
+
+void ImpulseSimulator::joint_jacobians(const std::vector<RigidPose>& poses) {
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j].rows;
+    const RigidPose p1 = poses[rj.body1], p2 = pose_of(rj.body2, poses);
+    const RigidRows rows = rigid_rows(rj, p1, p2);
+    J1_[j].topRows(rj.count) = rows.J1;
+    if (rj.body2 >= 0) J2_[j].topRows(rj.count) = rows.J2;
+    limit_rates_[j] = rigid_limit_coordinates(rj, p1, p2);
+  }
+}
+
+void ImpulseSimulator::set_limit_rows() {
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const Joint& joint = joints_[j];
+    const int count = joint.rows.count, offset = system_.joints()[j].offset;
+    for (int k = 0; k < joint.rows.limit_count; ++k) {
+      const double side = joint.limit_side[k];
+      J1_[j].row(count + k) = side * limit_rates_[j].J1.row(k);
+      if (joint.rows.body2 >= 0) J2_[j].row(count + k) = side * limit_rates_[j].J2.row(k);
+      free_[offset + count + k] = side == 0.0;
+    }
+  }
+}
+
+void ImpulseSimulator::factorize() {
+  if (!system_.factorize(J1_, J2_, W_, free_, settings_.tikhonov))
+    throw SimulationError("the system matrix A = J M⁻¹ Jᵀ + αI is not positive definite (raise "
+                          "settings.impulse.tikhonov)");
+}
+
+void ImpulseSimulator::preview() {
+  const double h = model_->settings.dt;
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    const RigidBody& b = bodies_[i];
+    if (b.prescribed) {
+      next_[i] = prescribed_[i].at(time() + h);
+      continue;
+    }
+    const RigidDrift d = drift(b.c, b.q, b.v, b.omega, h);
+    next_[i] = {d.c, d.q.toRotationMatrix()};
+  }
+}
+
+double ImpulseSimulator::preview_violation() {
+  // Equality rows converge when the joint error (joint_error: an anchor distance, or a row) is below
+  // ε_P, the paper's ‖c‖∞ < ε_P with a joint's point rows taken together. A held limit row aims ε_P/2 inside its bound and converges
+  // when within ε_P/2 of that, so a held coordinate never ends a step beyond its bound (header).
+  const double margin = 0.5 * settings_.position_tolerance;
+  double largest = 0.0;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const Joint& joint = joints_[j];
+    const RigidJoint& rj = joint.rows;
+    const int offset = system_.joints()[j].offset;
+    const RigidPose p1 = next_[rj.body1], p2 = pose_of(rj.body2, next_);
+    const RigidVector value = rigid_rows(rj, p1, p2).value;
+    c_.segment(offset, rj.count) = value;
+    if (rj.count > 0) largest = std::max(largest, joint_error(rj, value));
+    if (rj.limit_count == 0) continue;
+    const RigidVector s = rigid_limit_coordinates(rj, p1, p2).value;
+    for (int k = 0; k < rj.limit_count; ++k) {
+      const int side = joint.limit_side[k];
+      // C = s − min ≥ 0 held at min, C = max − s ≥ 0 held at max; the row is C − ε_P/2.
+      double& c = c_[offset + rj.count + k];
+      c = side > 0 ? s[k] - rj.limits[k].min - margin : side < 0 ? rj.limits[k].max - s[k] - margin : 0.0;
+      largest = std::max(largest, 2.0 * std::abs(c));
+    }
+  }
+  return largest;
+}
+
+void ImpulseSimulator::constraint_velocities(VecX& out) const {
+  out.resize(system_.size());
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j].rows;
+    const SystemJoint& block = system_.joints()[j];
+    Eigen::Matrix<double, 6, 1> u1, u2;
+    u1 << bodies_[rj.body1].v, bodies_[rj.body1].omega;
+    auto seg = out.segment(block.offset, block.rows);
+    seg = J1_[j] * u1;
+    if (rj.body2 >= 0) {
+      u2 << bodies_[rj.body2].v, bodies_[rj.body2].omega;
+      seg += J2_[j] * u2;
+    }
+  }
+}
+
+void ImpulseSimulator::apply(const VecX& dp) {
+  const auto push = [&](int body, const Eigen::Matrix<double, 6, 1>& impulse) {
+    RigidBody& b = bodies_[body];
+    b.v += b.inverse_mass * impulse.head<3>();
+    b.omega += W_[body].bottomRightCorner<3, 3>() * impulse.tail<3>();
+  };
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const SystemJoint& block = system_.joints()[j];
+    const auto seg = dp.segment(block.offset, block.rows);
+    if (block.body1 >= 0) push(block.body1, J1_[j].transpose() * seg);
+    if (block.body2 >= 0) push(block.body2, J2_[j].transpose() * seg);
+  }
+}
+
+void ImpulseSimulator::velocity_correction() {
+  if (system_.size() == 0) return;
+  constraint_velocities(rhs_);
+  rhs_ = -rhs_;
+  system_.solve(rhs_, dp_);
+  apply(dp_);
+}
+
+int ImpulseSimulator::joint_correction(double& residual) {
+  const double h = model_->settings.dt;
+  c_.resize(system_.size());
+  preview();
+  residual = preview_violation();
+  int stalled = 0;
+  newton_active_ = false;
+  for (int it = 0;; ++it) {
+    if (residual < settings_.position_tolerance) return it;
+    if (it == settings_.max_iterations) {
+      capped_ = true;
+      return it;
+    }
+    rhs_ = -c_ / h;  // Tomcin Eq. 3: A Δp = −c⁽ˡ⁺¹⁾(p)/h
+    if (newton_active_) exact_newton_.solve(rhs_, dp_);
+    else system_.solve(rhs_, dp_);
+    // Backtracking on ‖c‖∞ (not in the paper): A is the Jacobian of Eq. 2, exact only as hω → 0; where a
+    // body turns fast (a whipped chain's tip, hω ≈ 0.4) the full step can raise the violation, and
+    // modified Newton then diverges. Halving the step until ‖c‖∞ falls keeps it converging.
+    double taken = 1.0;
+    apply(dp_);
+    preview();
+    double next = preview_violation();
+    for (int halving = 0; halving < kMaxHalvings && !(next < residual); ++halving) {
+      apply(-0.5 * taken * dp_);
+      taken *= 0.5;
+      preview();
+      next = preview_violation();
+    }
+    p_ += taken * dp_;
+    // Still slow (not halving the violation): Newton on the exact matrix at the preview from here on
+    // (exact_newton.hpp; not in the paper), refreshed while it stalls; each refresh is one LU, counted
+    // in stats.csv's `warnings`.
+    stalled = next > 0.5 * residual ? stalled + 1 : 0;
+    residual = next;
+    if (stalled == kStallsBeforeRefresh && refreshes_ < kMaxRefreshes) {
+      exact_newton();
+      stalled = 0;
+    }
+  }
+}
+
+void ImpulseSimulator::exact_newton() {
+  const double h = model_->settings.dt;
+  Jhat1_ = J1_;
+  Jhat2_ = J2_;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const Joint& joint = joints_[j];
+    const RigidJoint& rj = joint.rows;
+    const RigidPose p1 = next_[rj.body1], p2 = pose_of(rj.body2, next_);
+    const RigidRows rows = rigid_rows(rj, p1, p2);
+    const RigidRows rates = rigid_limit_coordinates(rj, p1, p2);
+    Jhat1_[j].topRows(rj.count) = rows.J1;
+    if (rj.body2 >= 0) Jhat2_[j].topRows(rj.count) = rows.J2;
+    for (int k = 0; k < rj.limit_count; ++k) {
+      Jhat1_[j].row(rj.count + k) = joint.limit_side[k] * rates.J1.row(k);
+      if (rj.body2 >= 0) Jhat2_[j].row(rj.count + k) = joint.limit_side[k] * rates.J2.row(k);
+    }
+    // The turn within the step: ω-columns times J_l(hω) of their body.
+    Jhat1_[j].rightCols<3>() *= so3_left_jacobian(h * bodies_[rj.body1].omega);
+    if (rj.body2 >= 0) Jhat2_[j].rightCols<3>() *= so3_left_jacobian(h * bodies_[rj.body2].omega);
+  }
+  if (!exact_newton_.factorize(system_.joints(), system_.size(), Jhat1_, Jhat2_, J1_, J2_, W_, free_)) return;
+  newton_active_ = true;
+  ++refreshes_;
+}
+
+bool ImpulseSimulator::update_limits() {
+  bool changed = false;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    Joint& joint = joints_[j];
+    const RigidJoint& rj = joint.rows;
+    if (rj.limit_count == 0) continue;
+    const RigidVector s = rigid_limit_coordinates(rj, next_[rj.body1], pose_of(rj.body2, next_)).value;
+    const int offset = system_.joints()[j].offset + rj.count;
+    for (int k = 0; k < rj.limit_count; ++k) {
+      int& side = joint.limit_side[k];
+      if (side != 0 && p_[offset + k] < 0.0) {  // it pulls: the coordinate leaves its bound
+        side = 0;
+        changed = true;
+      } else if (side == 0 && (s[k] < rj.limits[k].min || s[k] > rj.limits[k].max)) {
+        side = s[k] < rj.limits[k].min ? 1 : -1;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+void ImpulseSimulator::kick(double t_load, double span) {
+  const Vec3& g = model_->settings.gravity;
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    if (bodies_[i].prescribed) continue;
+    bodies_[i].v += span * g;
+    gyroscopic_step(bodies_[i], span);
+  }
+  for (std::size_t k = 0; k < model_->forces.size(); ++k) {
+    const ForceDef& f = model_->forces[k];
+    RigidBody& b = bodies_[f.body_index];
+    if (b.prescribed || !(f.start <= t_load && t_load < f.end)) continue;
+    const Vec3 r = b.rotation() * (force_points_[k] - b.rest_center);
+    b.v += span * b.inverse_mass * f.force;
+    b.omega += span * (W_[f.body_index].bottomRightCorner<3, 3>() * (r.cross(f.force) + f.torque));
+  }
+}
+
+StepStats ImpulseSimulator::step() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double h = model_->settings.dt, t = time();
+  StepStats stats;
+  capped_ = false;
+  refreshes_ = 0;
+
+  const bool verlet = settings_.integration == ImpulseIntegration::velocity_verlet;
+  // 1–2: external impulses (the load of [t, t + h), as every solver holds it), velocity correction.
+  kick(t, verlet ? 0.5 * h : h);
+  velocity_correction();
+  // 3: the joint correction, repeated while the active set of limits changes.
+  saved_ = bodies_;  // same size every step: no allocation
+  p_.setZero();
+  preview();
+  bool limited = update_limits();
+  for (int pass = 1;; ++pass) {
+    if (limited) {
+      set_limit_rows();
+      factorize();
+    }
+    double residual = 0.0;
+    stats.iterations += joint_correction(residual);
+    stats.residual = residual;
+    if (!update_limits()) break;
+    if (pass == kMaxLimitPasses) {
+      capped_ = true;
+      break;
+    }
+    limited = true;
+    bodies_ = saved_;
+    p_.setZero();
+  }
+  // 4: free flight to t + h.
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    RigidBody& b = bodies_[i];
+    if (b.prescribed) continue;
+    const RigidDrift d = drift(b.c, b.q, b.v, b.omega, h);
+    b.c = d.c;
+    b.q = d.q;
+  }
+  ++step_;
+  check_finite();
+  // A at t + h for the next step; with velocity Verlet, the second half of the external impulses and
+  // RATTLE's velocity correction at t + h.
+  evaluate_jacobians();
+  if (verlet) kick(t, 0.5 * h);
+  set_limit_rows();
+  factorize();
+  if (verlet) velocity_correction();
+
+  stats.step = step_;
+  stats.time = time();
+  stats.hit_iteration_cap = capped_;
+  stats.warnings = refreshes_;
+  stats.min_distance = std::numeric_limits<double>::infinity();
+  for (const Joint& joint : joints_) {
+    const RigidJoint& rj = joint.rows;
+    const RigidPose p1 = now_[rj.body1], p2 = pose_of(rj.body2, now_);
+    const RigidRows rows = rigid_rows(rj, p1, p2);
+    if (rj.count > 0) stats.max_joint_error = std::max(stats.max_joint_error, joint_error(rj, rows.value));
+    const RigidVector s = rigid_limit_coordinates(rj, p1, p2).value;
+    for (int k = 0; k < rj.limit_count; ++k)
+      stats.max_joint_error =
+          std::max({stats.max_joint_error, rj.limits[k].min - s[k], s[k] - rj.limits[k].max});
+  }
+  for (const RigidBody& b : bodies_) {
+    stats.kinetic_energy += b.kinetic_energy();
+    if (!b.prescribed) stats.potential_energy -= b.mass * model_->settings.gravity.dot(b.c);
+  }
+  stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
+  return stats;
+}
+
+void ImpulseSimulator::check_finite() const {
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    const RigidBody& b = bodies_[i];
+    if (!b.c.allFinite() || !b.q.coeffs().allFinite() || !b.v.allFinite() || !b.omega.allFinite() ||
+        b.c.norm() > 1e6 * scene_size_)
+      throw SimulationError("body '" + excerpt(model_->bodies[i].name) + "' diverged (state not finite or runaway)");
+  }
+}
+
+std::vector<BodyPose> ImpulseSimulator::poses() const {
+  std::vector<BodyPose> out;
+  out.reserve(bodies_.size());
+  for (const RigidBody& b : bodies_) out.push_back(body_pose(b));
+  return out;
+}
+
+std::vector<BodyVelocity> ImpulseSimulator::velocities() const {
+  std::vector<BodyVelocity> out;
+  out.reserve(bodies_.size());
+  for (const RigidBody& b : bodies_) out.push_back(body_velocity(b));
+  return out;
+}
+
+std::vector<JointRecord> ImpulseSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }
+
+}  // namespace affix

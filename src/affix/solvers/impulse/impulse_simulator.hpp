@@ -1,0 +1,123 @@
+#pragma once
+// The `impulse` solver (Tomcin, Sibbing, Kobbelt 2014): rigid bodies in maximal coordinates
+// (solvers/rigid/rigid_body.hpp) kept on their joints by impulses. A step from t⁽ˡ⁾ to t⁽ˡ⁺¹⁾ = t⁽ˡ⁾ + h
+// (Tomcin §3, Fig. 2):
+//   1. external impulses: u₊ = u₋ + h M⁻¹ f(t⁽ˡ⁾)  (gravity, forces, torques: the load of [t, t + h))
+//   2. velocity correction: A p = −J u₊, u₊ += M⁻¹Jᵀp, so that ċ = J u₊ = 0
+//   3. joint correction, the modified Newton iteration (Eq. 2–4): preview the poses at t⁽ˡ⁺¹⁾ by free
+//      flight with u₊ and read c = c⁽ˡ⁺¹⁾(p); stop when ‖c‖∞ < ε_P, else A Δp = −c/h, u₊ += M⁻¹JᵀΔp.
+//      A = J M⁻¹ Jᵀ at t⁽ˡ⁾ is factorised once (articulation_system.hpp) and reused by every iteration.
+//   4. free flight to t⁽ˡ⁺¹⁾ with u₊: the previewed poses, which keep the joints to ε_P; u₋ = u₊.
+// A depends on the poses alone, so the factorisation made at the end of a step serves the next one:
+// one numeric factorisation per step (two while a limit is active, below).
+//
+// Free flight is symplectic Euler (velocities first, then positions with the new velocities; a free
+// fall is exactly implicit Euler's). The paper's Appendix A, a velocity-Verlet integration that keeps
+// the implicit distinction of contacts and collisions, is lost from our copy; `settings.impulse.
+// integration` "velocity_verlet" is our reading of it: step 1 gives half the external impulse, and after
+// step 4 the other half (at t⁽ˡ⁺¹⁾'s poses) and a velocity correction at t⁽ˡ⁺¹⁾, RATTLE's velocity
+// projection — kick–drift–kick velocity Verlet with the constraint impulses of SHAKE/RATTLE, which is
+// symplectic and second order. Either way the rotation drifts by the exact exp(hω) at ω = I⁻¹L of the
+// start of the step, and impulses change L, so torque-free flight keeps L exactly.
+//
+// Limits (hinge, prismatic, slider, cone-twist ranges; distance min/max) are unilateral rows that are
+// active in a step when the preview after the velocity correction violates them: an active row holds
+// its coordinate ε_P/2 inside the bound, to within ε_P/2, so never beyond it (an inelastic stop), and
+// is released when its impulse would pull; the active set is settled by repeating the joint correction
+// (at most kMaxLimitPasses).
+// Redundant rows of closed loops are made solvable by the Tikhonov term α = ε_T‖A‖₁ (§4).
+#include <memory>
+#include <vector>
+
+#include "affix/model/simulator.hpp"
+#include "affix/solvers/impulse/articulation_system.hpp"
+#include "affix/solvers/impulse/exact_newton.hpp"
+#include "affix/solvers/impulse/impulse_settings.hpp"
+#include "affix/solvers/rigid/rigid_body.hpp"
+
+namespace affix {
+
+class ImpulseSimulator final : public Simulator {
+ public:
+  /// Throws InputError for a scene the solver cannot run (check_model).
+  explicit ImpulseSimulator(std::shared_ptr<const Model> model);
+
+  /// Its settings read, and the model within its capabilities: no ground, the default integrator.
+  /// Throws InputError naming the JSON path.
+  static void check_model(const Model& model);
+  static SolverCapabilities capabilities();
+
+  const char* name() const override { return "impulse"; }
+  StepStats step() override;
+  double time() const override { return step_ * model_->settings.dt; }
+  int step_count() const override { return step_; }
+  std::vector<BodyPose> poses() const override;
+  std::vector<BodyVelocity> velocities() const override;
+  std::vector<JointRecord> joint_records() const override;
+  std::vector<ContactRecord> contact_records() const override { return {}; }
+
+  /// Symbolic analyses of A so far: one per kinematic graph (tests).
+  int symbolic_analyses() const { return system_.symbolic_analyses(); }
+
+ private:
+  /// A joint with a moving side, as the system sees it.
+  struct Joint {
+    int model_index = -1;
+    RigidJoint rows;
+    std::array<int, 3> limit_side{};  ///< per limit: 0 inactive, +1 held at min, −1 held at max
+  };
+
+  /// J at the current poses into J1_/J2_ (limit rows signed by their side, zero when inactive), each
+  /// moving body's W = M⁻¹, and each prescribed body's pose and twist.
+  void evaluate_jacobians();
+  /// The active limit rows into J1_/J2_ and free_.
+  void set_limit_rows();
+  /// Every joint block's Jacobians (and its limits' rates) at the given poses into J1_/J2_.
+  void joint_jacobians(const std::vector<RigidPose>& poses);
+  /// Factorises the exact Newton matrix at the current preview and makes the joint correction use it.
+  void exact_newton();
+  void factorize();
+  /// The previewed poses at t + h by free flight with the current velocities.
+  void preview();
+  /// c at the previewed poses (active rows only; inactive limit rows give 0); returns ‖c‖∞.
+  double preview_violation();
+  /// J u of every row with the current velocities.
+  void constraint_velocities(VecX& out) const;
+  /// u += M⁻¹ Jᵀ Δp.
+  void apply(const VecX& dp);
+  /// One velocity correction: A p = −J u.
+  void velocity_correction();
+  /// The joint correction (§3); returns its iterations and sets capped_ when it hit max_iterations.
+  int joint_correction(double& residual);
+  /// Whether the active set changed (limits released or newly violated at the preview).
+  bool update_limits();
+  /// The external impulse of a duration `span` of the load active at t_load.
+  void kick(double t_load, double span);
+  void check_finite() const;
+  RigidPose pose_of(int body, const std::vector<RigidPose>& poses) const;
+
+  std::shared_ptr<const Model> model_;
+  ImpulseSettings settings_;
+  std::vector<RigidBody> bodies_;
+  std::vector<PrescribedMotion> prescribed_;  // per body (used for prescribed ones)
+  std::vector<Vec3> force_points_;            // rest-frame application point of each force
+  std::vector<Joint> joints_;
+  ArticulationSystem system_;
+  // Per step, at the poses of the start of the step (t⁽ˡ⁾).
+  std::vector<JointJacobian> J1_, J2_;   // per joint block
+  std::vector<RigidRows> limit_rates_;   // per joint: the limit coordinates' Jacobians (unsigned)
+  std::vector<char> free_;               // per row: an inactive limit row
+  std::vector<Mat6> W_;                  // per body
+  std::vector<RigidPose> now_, next_;    // per body: poses at t and the preview at t + h
+  VecX c_, rhs_, dp_, p_;                // per row
+  std::vector<RigidBody> saved_;         // the velocities a joint correction starts from, for a redo
+  bool capped_ = false;
+  int refreshes_ = 0;                    // exact Newton factorisations in this step (joint_correction)
+  ExactNewton exact_newton_;
+  bool newton_active_ = false;
+  std::vector<JointJacobian> Jhat1_, Jhat2_;  // per joint block: Ĵ of exact_newton.hpp
+  double scene_size_ = 1.0;
+  int step_ = 0;
+};
+
+}  // namespace affix
