@@ -38,6 +38,7 @@
 #include "affix/error.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "affix/scene/scene_writer.hpp"
+#include "affix/solvers/compliant/compliant_settings.hpp"
 #include "affix/solvers/ipc/ipc_settings.hpp"
 #include "affix/solvers/mabd/mabd_settings.hpp"
 
@@ -250,6 +251,9 @@ constexpr SolverSettings kSolverSettings[] = {
      }},
     {"mabd", [](const Scene& a, const Scene& b) {
        return read_mabd_settings(a.settings, a.file) == read_mabd_settings(b.settings, b.file);
+     }},
+    {"compliant", [](const Scene& a, const Scene& b) {
+       return read_compliant_settings(a.settings, a.file) == read_compliant_settings(b.settings, b.file);
      }},
 };
 static_assert(std::size(kSolverSettings) == std::size(kSolverNames), "every solver's settings are compared");
