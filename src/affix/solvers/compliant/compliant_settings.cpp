@@ -25,7 +25,7 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices) {
 
 CompliantSettings read_compliant(const JsonReader& value) {
   const ObjectReader obj(value, {"stabilization", "inverse", "alpha", "translational_damping", "compliance",
-                                 "dense_rows"});
+                                 "dense_rows", "projection_iterations"});
   CompliantSettings s;
   if (auto v = obj.find("stabilization")) s.stabilization = read_choice(*v, kStabilizations);
   if (auto v = obj.find("inverse")) s.inverse = read_choice(*v, kInverses);
@@ -33,6 +33,7 @@ CompliantSettings read_compliant(const JsonReader& value) {
   if (auto v = obj.find("translational_damping")) s.translational_damping = v->boolean();
   if (auto v = obj.find("compliance")) s.compliance = v->non_negative();
   if (auto v = obj.find("dense_rows")) s.dense_rows = v->integer_at_least(0);
+  if (auto v = obj.find("projection_iterations")) s.projection_iterations = v->integer_at_least(0);
   return s;
 }
 

@@ -32,10 +32,15 @@ struct CompliantSettings {
   bool translational_damping = false;
   /// Compliance C of every joint row (m/N for lengths, 1/(N·m) for angles; Eq. 2) of a joint without
   /// `stiffness`; a joint's `stiffness` k gives its rows C = 1/k.
-  double compliance = 1e-10;
+  double compliance = 1e-12;
   /// The reduced system (Eq. 3) with at most this many rows is factorised densely (Eigen LDLT), a
   /// larger one by CHOLMOD with its symbolic analysis kept. M̃⁻¹ with K̃ is dense: always dense LDLT.
   int dense_rows = 600;
+  /// Gauss–Newton projections of the poses onto the rows after each step (post-stabilization, Cline &
+  /// Pai 2003; not in Andrews 2017, whose rows drift by the step's linearisation and are pulled back by
+  /// −φ/h in the next step). 0: none. Off for extreme mass ratios: at 1,000,000:1 and h = 0.1 s the
+  /// projection's M⁻¹-weighted moves of the light links destabilise the chain that the step alone keeps.
+  int projection_iterations = 3;
 
   friend bool operator==(const CompliantSettings&, const CompliantSettings&) = default;
 };

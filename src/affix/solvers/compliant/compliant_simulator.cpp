@@ -11,6 +11,7 @@
 #include "affix/joints/geometric_stiffness.hpp"
 #include "affix/joints/rigid_parts.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/math/rotation.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
 
 namespace affix {
@@ -303,6 +304,7 @@ StepStats CompliantSimulator::step() {
   }
   ++step_;
   check_finite();
+  project_poses();
   evaluate_rows();
   StepStats stats;
   stats.step = step_;
@@ -324,6 +326,40 @@ StepStats CompliantSimulator::step() {
   for (int r = 0; r < J_.rows; ++r) stats.potential_energy += 0.5 * compliance_[r] * (mu_[r] / h) * (mu_[r] / h);
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return stats;
+}
+
+void CompliantSimulator::project_poses() {
+  // Post-stabilization (not Andrews 2017): the step keeps the rows to first order, J v₊ = −φ/h − …, and
+  // leaves a drift of order h²|ω|²r. Each iteration solves (J M⁻¹ Jᵀ + C) ν = −φ − Cλ at the new poses
+  // and moves them by Δ = M⁻¹Jᵀν (c += Δ_v, R ← exp([Δ_ω]ₓ)R): a Gauss–Newton step towards the
+  // compliant rows' own target φ = −Cλ, the mass-weighted nearest correction. Velocities are left alone.
+  const int n = static_cast<int>(moving_.size());
+  if (J_.rows == 0) return;
+  const VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / model_->settings.dt;
+  const VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
+  for (int it = 0; it < settings_.projection_iterations; ++it) {
+    evaluate_rows();
+    const VecX rhs = target - phi_;
+    if (rhs.cwiseAbs().maxCoeff() < 1e-14) return;
+    for (int u = 0; u < n; ++u) {
+      const RigidBody& b = bodies_[moving_[u]];
+      W_[u].setZero();
+      W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
+      W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
+    }
+    if (!system_.factorize(J_, W_, S)) return;  // redundant rigid rows: keep the step's poses
+    const VecX nu = system_.solve(rhs);
+    VecX delta = VecX::Zero(6 * n);
+    J_.transpose_multiply_add(nu, delta);
+    for (int u = 0; u < n; ++u) {
+      RigidBody& b = bodies_[moving_[u]];
+      const Vec6 d = W_[u] * delta.segment<6>(6 * u);
+      const Vec3 L_body = b.R().transpose() * b.L;  // the spin travels with the body
+      b.c += d.head<3>();
+      b.q = (Quat(rotation_from_rotation_vector(d.tail<3>())) * b.q).normalized();
+      b.L = b.R() * L_body;
+    }
+  }
 }
 
 void CompliantSimulator::check_finite() const {

@@ -56,6 +56,8 @@ class CompliantSimulator final : public Simulator {
   void check_finite() const;
   /// λ at t = 0 from one plain solve, for the first step's K̃.
   void estimate_initial_multipliers();
+  /// Moves the poses onto the rows (φ = −Cλ) by Gauss–Newton steps on M⁻¹ (settings.projection_iterations).
+  void project_poses();
 
   std::shared_ptr<const Model> model_;
   CompliantSettings settings_;
