@@ -39,6 +39,7 @@
 #include "affix/scene/scene_loader.hpp"
 #include "affix/scene/scene_writer.hpp"
 #include "affix/solvers/impulse/impulse_settings.hpp"
+#include "affix/solvers/compliant/compliant_settings.hpp"
 #include "affix/solvers/ipc/ipc_settings.hpp"
 #include "affix/solvers/mabd/mabd_settings.hpp"
 
@@ -254,6 +255,9 @@ constexpr SolverSettings kSolverSettings[] = {
      }},
     {"impulse", [](const Scene& a, const Scene& b) {
        return read_impulse_settings(a.settings, a.file) == read_impulse_settings(b.settings, b.file);
+     }},
+    {"compliant", [](const Scene& a, const Scene& b) {
+       return read_compliant_settings(a.settings, a.file) == read_compliant_settings(b.settings, b.file);
      }},
 };
 static_assert(std::size(kSolverSettings) == std::size(kSolverNames), "every solver's settings are compared");

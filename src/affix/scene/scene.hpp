@@ -22,7 +22,7 @@ namespace affix {
 enum class Integrator { implicit_euler, bdf2 };
 
 /// The names `settings.solver` accepts: a new solver back-end adds its name here.
-inline constexpr std::string_view kSolverNames[] = {"ipc", "mabd", "impulse"};
+inline constexpr std::string_view kSolverNames[] = {"ipc", "mabd", "impulse", "compliant"};
 
 struct Settings {
   double dt = 0.01;                            ///< time step h (s)

@@ -8,6 +8,8 @@
 #include "affix/error.hpp"
 #include "affix/solvers/impulse/impulse_settings.hpp"
 #include "affix/solvers/impulse/impulse_simulator.hpp"
+#include "affix/solvers/compliant/compliant_settings.hpp"
+#include "affix/solvers/compliant/compliant_simulator.hpp"
 #include "affix/solvers/ipc/ipc_settings.hpp"
 #include "affix/solvers/ipc/ipc_simulator.hpp"
 #include "affix/solvers/mabd/mabd_settings.hpp"
@@ -23,6 +25,7 @@ SolverCapabilities solver_capabilities(const std::string& name) {
   if (name == "ipc") return IpcSimulator::capabilities();
   if (name == "mabd") return MabdSimulator::capabilities();
   if (name == "impulse") return ImpulseSimulator::capabilities();
+  if (name == "compliant") return CompliantSimulator::capabilities();
   throw std::invalid_argument("no solver named '" + name + "'");
 }
 
@@ -45,6 +48,7 @@ constexpr SettingsReader kSettingsReaders[] = {
     {"ipc", [](const Model& model) { read_ipc_settings(model.settings, model.file); }},
     {"mabd", [](const Model& model) { read_mabd_settings(model.settings, model.file); }},
     {"impulse", [](const Model& model) { read_impulse_settings(model.settings, model.file); }},
+    {"compliant", [](const Model& model) { read_compliant_settings(model.settings, model.file); }},
 };
 // A solver without settings still needs a line: one that refuses every field of its block.
 static_assert(std::size(kSettingsReaders) == std::size(kSolverNames), "every solver reads its settings");
@@ -67,6 +71,7 @@ void check_model(const Model& model) {
   if (model.settings.solver == "ipc") return IpcSimulator::check_model(model);
   if (model.settings.solver == "mabd") return MabdSimulator::check_model(model);
   if (model.settings.solver == "impulse") return ImpulseSimulator::check_model(model);
+  if (model.settings.solver == "compliant") return CompliantSimulator::check_model(model);
   unknown_solver(model);
 }
 
@@ -75,6 +80,7 @@ std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model) {
   if (model->settings.solver == "ipc") return std::make_unique<IpcSimulator>(std::move(model));
   if (model->settings.solver == "mabd") return std::make_unique<MabdSimulator>(std::move(model));
   if (model->settings.solver == "impulse") return std::make_unique<ImpulseSimulator>(std::move(model));
+  if (model->settings.solver == "compliant") return std::make_unique<CompliantSimulator>(std::move(model));
   unknown_solver(*model);
 }
 

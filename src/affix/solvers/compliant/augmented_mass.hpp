@@ -1,0 +1,39 @@
+#pragma once
+// The augmented mass M̃ = M − h²K̃ of Andrews 2017 Eq. 2 and its inverse, which the reduced system
+// (Eq. 3) needs whole: K̃ couples the two bodies of every joint, so M̃⁻¹ is dense. Two ways (§3):
+//   full rank  M̃ assembled (block-diagonal M, each joint's K̃ on its bodies' blocks) and inverted by a
+//              dense LDLT factorisation: O(N³) for N = 6 × bodies;
+//   low rank   M⁻¹ (block-diagonal, inverted body by body) updated by one Sherman–Morrison step per
+//              rank-1 term of K̃ (Eq. 6, Appendix B, geometric_stiffness.hpp): O(N²) per term, with
+//              M̃⁻¹u and vᵀM̃⁻¹ read from the ≤ 12 columns and rows the sparse term touches.
+// Both use the symmetric part of K̃ (Tournier 2015, Andrews §1.2), so M̃ and the reduced system are
+// symmetric; a term a bᵀ enters as the two updates −½h² a bᵀ and −½h² b aᵀ.
+#include <array>
+#include <vector>
+
+#include "affix/joints/geometric_stiffness.hpp"
+#include "affix/solvers/compliant/reduced_system.hpp"
+
+namespace affix {
+
+/// One joint's K̃ on the unknowns: the moving body (index among the unknowns, −1: none) of each side.
+struct PlacedStiffness {
+  std::array<int, 2> body{-1, -1};
+  Mat12 K = Mat12::Zero();
+};
+
+/// A rank-1 term of one joint's K̃, with its joint's bodies.
+struct PlacedTerm {
+  std::array<int, 2> body{-1, -1};
+  RankOneTerm term;
+};
+
+/// (M − h² sym K̃)⁻¹ by assembly and a dense LDLT factorisation. M: one 6 × 6 block per body.
+MatX augmented_inverse_full_rank(const std::vector<Mat6>& M, const std::vector<PlacedStiffness>& K, double h);
+
+/// The same by Sherman–Morrison updates of M⁻¹ (Minv: one 6 × 6 block per body). `out` is resized and
+/// overwritten (kept between steps so that its storage is reused).
+void augmented_inverse_low_rank(const std::vector<Mat6>& Minv, const std::vector<PlacedTerm>& terms, double h,
+                                MatX& out);
+
+}  // namespace affix

