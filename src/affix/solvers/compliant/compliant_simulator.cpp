@@ -70,7 +70,7 @@ SolverCapabilities CompliantSimulator::capabilities() {
 CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : model_(std::move(model)) {
   check_model(*model_);
   settings_ = read_compliant_settings(model_->settings, model_->file);
-  bodies_ = rigid_bodies(*model_);
+  bodies_ = compliant_bodies(*model_);
   prescribed_ = affine_bodies(*model_);
   const int n_bodies = static_cast<int>(model_->bodies.size());
   unknown_of_.assign(n_bodies, -1);
@@ -121,7 +121,7 @@ void CompliantSimulator::estimate_initial_multipliers() {
   const int n = static_cast<int>(moving_.size());
   VecX free(6 * n);
   for (int u = 0; u < n; ++u) {
-    const RigidBody& b = bodies_[moving_[u]];
+    const CompliantBody& b = bodies_[moving_[u]];
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
     W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
@@ -190,7 +190,7 @@ StepStats CompliantSimulator::step() {
   // Momenta plus impulses of gravity and the scene's forces: p + h f.
   VecX free(6 * n);
   for (int u = 0; u < n; ++u) {
-    const RigidBody& b = bodies_[moving_[u]];
+    const CompliantBody& b = bodies_[moving_[u]];
     M_[u].setZero();
     M_[u].topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
     M_[u].bottomRightCorner<3, 3>() = b.world_inertia();
@@ -201,7 +201,7 @@ StepStats CompliantSimulator::step() {
     const ForceDef& f = model_->forces[k];
     const int u = unknown_of_[f.body_index];
     if (u < 0 || !(f.start <= t && t < f.end)) continue;
-    const RigidBody& b = bodies_[f.body_index];
+    const CompliantBody& b = bodies_[f.body_index];
     const Vec3 lever = b.R() * (force_points_[k] - b.rest_center);
     free.segment<3>(6 * u) += h * f.force;
     free.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
@@ -290,13 +290,13 @@ StepStats CompliantSimulator::step() {
   J_.multiply_add(v, residual);
   // New momenta M v₊ and poses.
   for (int u = 0; u < n; ++u) {
-    RigidBody& body = bodies_[moving_[u]];
+    CompliantBody& body = bodies_[moving_[u]];
     body.v = v.segment<3>(6 * u);
     body.L = M_[u].bottomRightCorner<3, 3>() * v.segment<3>(6 * u + 3);
     body.integrate_pose(h);
   }
   for (const auto& [i, pose] : prescribed_next) {
-    RigidBody& body = bodies_[i];
+    CompliantBody& body = bodies_[i];
     body.c = pose.c;
     body.q = Quat(pose.R).normalized();
     body.v = prescribed_v_[i];
@@ -319,7 +319,7 @@ StepStats CompliantSimulator::step() {
         stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r]));
   }
   for (int u = 0; u < n; ++u) {
-    const RigidBody& body = bodies_[moving_[u]];
+    const CompliantBody& body = bodies_[moving_[u]];
     stats.kinetic_energy += body.kinetic_energy();
     stats.potential_energy -= body.mass * model_->settings.gravity.dot(body.c);
   }
@@ -342,7 +342,7 @@ void CompliantSimulator::project_poses() {
     const VecX rhs = target - phi_;
     if (rhs.cwiseAbs().maxCoeff() < 1e-14) return;
     for (int u = 0; u < n; ++u) {
-      const RigidBody& b = bodies_[moving_[u]];
+      const CompliantBody& b = bodies_[moving_[u]];
       W_[u].setZero();
       W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
       W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
@@ -352,7 +352,7 @@ void CompliantSimulator::project_poses() {
     VecX delta = VecX::Zero(6 * n);
     J_.transpose_multiply_add(nu, delta);
     for (int u = 0; u < n; ++u) {
-      RigidBody& b = bodies_[moving_[u]];
+      CompliantBody& b = bodies_[moving_[u]];
       const Vec6 d = W_[u] * delta.segment<6>(6 * u);
       const Vec3 L_body = b.R().transpose() * b.L;  // the spin travels with the body
       b.c += d.head<3>();
@@ -365,7 +365,7 @@ void CompliantSimulator::project_poses() {
 void CompliantSimulator::check_finite() const {
   constexpr double kRunaway = 1e12;  // m/s or rad/s: far beyond anything a scene means
   for (int i : moving_) {
-    const RigidBody& b = bodies_[i];
+    const CompliantBody& b = bodies_[i];
     const bool finite = b.c.allFinite() && b.q.coeffs().allFinite() && b.v.allFinite() && b.L.allFinite();
     if (!finite || b.v.norm() > kRunaway || b.omega().norm() > kRunaway)
       throw SimulationError("body '" + excerpt(model_->bodies[i].name) + "' diverged (state not finite or runaway)");
@@ -377,14 +377,14 @@ VecX CompliantSimulator::multipliers() const { return mu_ / model_->settings.dt;
 std::vector<BodyPose> CompliantSimulator::poses() const {
   std::vector<BodyPose> out;
   out.reserve(bodies_.size());
-  for (const RigidBody& b : bodies_) out.push_back(b.pose());
+  for (const CompliantBody& b : bodies_) out.push_back(b.pose());
   return out;
 }
 
 std::vector<BodyVelocity> CompliantSimulator::velocities() const {
   std::vector<BodyVelocity> out;
   out.reserve(bodies_.size());
-  for (const RigidBody& b : bodies_) out.push_back(b.velocity());
+  for (const CompliantBody& b : bodies_) out.push_back(b.velocity());
   return out;
 }
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "affix/body/affine_body.hpp"
-#include "affix/body/rigid_body.hpp"
+#include "affix/solvers/compliant/compliant_body.hpp"
 #include "affix/joints/rigid_jacobian.hpp"
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
@@ -61,7 +61,7 @@ class CompliantSimulator final : public Simulator {
 
   std::shared_ptr<const Model> model_;
   CompliantSettings settings_;
-  std::vector<RigidBody> bodies_;
+  std::vector<CompliantBody> bodies_;
   std::vector<AffineBody> prescribed_;   // the model's bodies as affine bodies, for prescribed_state()
   std::vector<int> unknown_of_;          // per model body: its index among the unknowns, or −1
   std::vector<int> moving_;              // the unknowns' model indices

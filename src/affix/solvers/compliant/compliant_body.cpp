@@ -1,34 +1,34 @@
-#include "affix/body/rigid_body.hpp"
+#include "affix/solvers/compliant/compliant_body.hpp"
 
 #include "affix/math/rotation.hpp"
 
 namespace affix {
 
-Mat3 RigidBody::world_inertia() const {
+Mat3 CompliantBody::world_inertia() const {
   const Mat3 Rm = R();
   return Rm * inertia * Rm.transpose();
 }
 
-Vec3 RigidBody::omega() const {
+Vec3 CompliantBody::omega() const {
   const Mat3 Rm = R();
   // I_w⁻¹ = R I⁻¹ Rᵀ; I is symmetric positive definite for a body with volume.
   return Rm * inertia.ldlt().solve(Rm.transpose() * L);
 }
 
-double RigidBody::kinetic_energy() const { return 0.5 * mass * v.squaredNorm() + 0.5 * omega().dot(L); }
+double CompliantBody::kinetic_energy() const { return 0.5 * mass * v.squaredNorm() + 0.5 * omega().dot(L); }
 
-BodyPose RigidBody::pose() const {
+BodyPose CompliantBody::pose() const {
   const Mat3 Rm = R();
   return {c - Rm * rest_center, Rm};
 }
 
-BodyVelocity RigidBody::velocity() const {
+BodyVelocity CompliantBody::velocity() const {
   const Mat3 Rm = R();
   const Vec3 w = omega();
   return {v + w.cross(-Rm * rest_center), w, skew(w) * Rm};
 }
 
-void RigidBody::set_motion(const Vec3& p, const Mat3& R0, const Vec3& origin_velocity, const Vec3& w) {
+void CompliantBody::set_motion(const Vec3& p, const Mat3& R0, const Vec3& origin_velocity, const Vec3& w) {
   q = Quat(R0).normalized();
   const Vec3 lever = q.toRotationMatrix() * rest_center;
   c = p + lever;
@@ -36,16 +36,16 @@ void RigidBody::set_motion(const Vec3& p, const Mat3& R0, const Vec3& origin_vel
   L = world_inertia() * w;
 }
 
-void RigidBody::integrate_pose(double h) {
+void CompliantBody::integrate_pose(double h) {
   c += h * v;
   q = (Quat(rotation_from_rotation_vector(h * omega())) * q).normalized();
 }
 
-std::vector<RigidBody> rigid_bodies(const Model& model) {
-  std::vector<RigidBody> out;
+std::vector<CompliantBody> compliant_bodies(const Model& model) {
+  std::vector<CompliantBody> out;
   out.reserve(model.bodies.size());
   for (const ModelBody& b : model.bodies) {
-    RigidBody r;
+    CompliantBody r;
     r.mass = b.mass;
     r.inertia = b.inertia;
     r.rest_center = b.center_of_mass;

@@ -13,7 +13,7 @@
 
 namespace affix {
 
-struct RigidBody {
+struct CompliantBody {
   double mass = 0.0;
   Mat3 inertia = Mat3::Identity();     ///< about the centre of mass, rest axes (ModelBody::inertia)
   Vec3 rest_center = Vec3::Zero();     ///< c̄, the centre of mass in the rest frame
@@ -41,6 +41,6 @@ struct RigidBody {
 };
 
 /// The rigid bodies of a model, in model order, at t = 0.
-std::vector<RigidBody> rigid_bodies(const Model& model);
+std::vector<CompliantBody> compliant_bodies(const Model& model);
 
 }  // namespace affix
