@@ -15,7 +15,13 @@ namespace {
 
 using test::Feature;
 
-class StateEdits : public test::SolverTest {};
+class StateEdits : public test::SolverTest {
+ protected:
+  void SetUp() override {
+    if (!solver_capabilities(GetParam()).state_edits)
+      GTEST_SKIP() << GetParam() << " does not support edits between steps (its Simulator keeps the refusing defaults)";
+  }
+};
 
 Mat3 rotation_about(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
 

@@ -22,6 +22,7 @@ struct SolverCapabilities {
   bool joint_limits = false;        ///< hinge, prismatic, slider, cone-twist and distance limits
   bool bdf2 = false;                ///< settings.integrator "bdf2"
   bool damping = false;             ///< Rayleigh damping of contacts and limits
+  bool state_edits = false;         ///< set_state, apply_force and kinematic targets between steps
   std::vector<JointType> joints;    ///< joint types it keeps
   /// How closely it keeps the joints' equality parts (m): the largest gap the physics tests accept. ipc's
   /// linear rows hold to round-off; mabd's compact rows hold to one linearised Newton step, and the

@@ -399,7 +399,7 @@ void IpcSimulator::set_kinematic_target(int body, const BodyPose& target) {
 SolverCapabilities IpcSimulator::capabilities() {
   SolverCapabilities c;
   c.ground_contact = c.body_contact = c.friction = c.intersection_free = true;
-  c.prescribed_motion = c.joint_limits = c.bdf2 = c.damping = true;
+  c.prescribed_motion = c.joint_limits = c.bdf2 = c.damping = c.state_edits = true;
   c.joints = {JointType::ball,      JointType::hinge,      JointType::prismatic, JointType::universal,
               JointType::fixed,     JointType::cone_twist, JointType::distance,  JointType::slider};
   return c;

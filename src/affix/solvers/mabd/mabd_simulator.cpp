@@ -105,7 +105,7 @@ void MabdSimulator::check_model(const Model& model) {
 
 SolverCapabilities MabdSimulator::capabilities() {
   SolverCapabilities c;
-  c.prescribed_motion = true;
+  c.prescribed_motion = c.state_edits = true;
   c.ground_contact = true;  // by penalty: not intersection-free (penalty_contact.hpp)
   // Body–body penalty contact runs, but does not pass the shared contact tests: a CCD-cut step is an
   // inelastic impact for every moving body at once, so a thrown ball stops at a hinged board without
