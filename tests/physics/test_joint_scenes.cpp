@@ -112,9 +112,6 @@ TEST_P(JointScenes, TripleRodPendulumKeepsEveryAnchorTogether) {
 
 TEST_P(JointScenes, ChainOfAHundredLinksWithAHeavyEndStaysFiniteAndConnected) {
   AFFIX_REQUIRE(GetParam(), JointType::ball);
-  if (GetParam() == "impulse")
-    GTEST_SKIP() << "known failure (issue 14): the impulse solver's joint correction stops converging on these "
-                    "thin links under a 1000x end mass at h = 0.01 (README, The impulse solver)";
   if (GetParam() == "compliant")
     GTEST_SKIP() << "known failure (issue 15): the compliant solver's post-step projection leaves these anchors "
                     "4e-6 m apart at step 72, above the 1e-6 m this test allows (README, The compliant solver)";

@@ -19,6 +19,10 @@ constexpr int kMaxHalvings = 6;
 /// takes over (exact_newton.hpp), and the most such factorisations per step.
 constexpr int kStallsBeforeRefresh = 3;
 constexpr int kMaxRefreshes = 4;
+/// How often a step may be halved when its joint correction does not converge (header): h/2⁶ at most.
+constexpr int kMaxHalvingDepth = 6;
+/// Steps without a further halving before a step is tried at one level coarser.
+constexpr int kCalmSteps = 8;
 
 /// A joint's error from its rows' values: the distance its point rows leave between the two anchors
 /// (ball, hinge, universal, fixed, cone-twist: the 3 point rows; prismatic and a slider on a line: the
@@ -106,6 +110,8 @@ ImpulseSimulator::ImpulseSimulator(std::shared_ptr<const Model> model)
   now_.resize(n);
   next_.resize(n);
   p_ = VecX::Zero(system_.size());
+  h_ = model_->settings.dt;
+  snapshots_.resize(kMaxHalvingDepth);
   scene_size_ = scene_size(*model_);
   // The state the steps keep: A factorised at the poses of t, and velocities with J u = 0.
   evaluate_jacobians();
@@ -119,7 +125,7 @@ RigidPose ImpulseSimulator::pose_of(int body, const std::vector<RigidPose>& pose
 }
 
 void ImpulseSimulator::evaluate_jacobians() {
-  const double h = model_->settings.dt, t = time();
+  const double h = h_, t = t_;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     RigidBody& b = bodies_[i];
     if (b.prescribed) {
@@ -169,11 +175,11 @@ void ImpulseSimulator::factorize() {
 }
 
 void ImpulseSimulator::preview() {
-  const double h = model_->settings.dt;
+  const double h = h_;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     const RigidBody& b = bodies_[i];
     if (b.prescribed) {
-      next_[i] = prescribed_[i].at(time() + h);
+      next_[i] = prescribed_[i].at(t_ + h);
       continue;
     }
     const RigidDrift d = drift(b.c, b.q, b.v, b.omega, h);
@@ -246,8 +252,8 @@ void ImpulseSimulator::velocity_correction() {
   apply(dp_);
 }
 
-int ImpulseSimulator::joint_correction(double& residual) {
-  const double h = model_->settings.dt;
+int ImpulseSimulator::joint_correction(double& residual, bool may_give_up) {
+  const double h = h_;
   c_.resize(system_.size());
   preview();
   residual = preview_violation();
@@ -257,6 +263,7 @@ int ImpulseSimulator::joint_correction(double& residual) {
     if (residual < settings_.position_tolerance) return it;
     if (it == settings_.max_iterations) {
       capped_ = true;
+      gave_up_ = may_give_up;
       return it;
     }
     rhs_ = -c_ / h;  // Tomcin Eq. 3: A Δp = −c⁽ˡ⁺¹⁾(p)/h
@@ -281,6 +288,10 @@ int ImpulseSimulator::joint_correction(double& residual) {
     // in stats.csv's `warnings`.
     stalled = next > 0.5 * residual ? stalled + 1 : 0;
     residual = next;
+    if (stalled == kStallsBeforeRefresh && may_give_up && newton_active_) {
+      gave_up_ = true;  // exact Newton stalls too: the step is to be halved (step())
+      return it + 1;
+    }
     if (stalled == kStallsBeforeRefresh && refreshes_ < kMaxRefreshes) {
       exact_newton();
       stalled = 0;
@@ -289,7 +300,7 @@ int ImpulseSimulator::joint_correction(double& residual) {
 }
 
 void ImpulseSimulator::exact_newton() {
-  const double h = model_->settings.dt;
+  const double h = h_;
   Jhat1_ = J1_;
   Jhat2_ = J2_;
   for (std::size_t j = 0; j < joints_.size(); ++j) {
@@ -352,13 +363,32 @@ void ImpulseSimulator::kick(double t_load, double span) {
   }
 }
 
-StepStats ImpulseSimulator::step() {
-  const auto wall_start = std::chrono::steady_clock::now();
-  const double h = model_->settings.dt, t = time();
-  StepStats stats;
-  capped_ = false;
-  refreshes_ = 0;
+bool ImpulseSimulator::advance(double h, int depth, StepStats& stats) {
+  deepest_ = std::max(deepest_, depth);
+  const bool may_split = depth < kMaxHalvingDepth;
+  if (may_split) snapshots_[depth] = bodies_;  // capacity kept between steps: no allocation
+  if (substep(h, may_split, stats)) return true;
+  // Not converging: back to the start of the substep and take it as two halves. Each half turns the
+  // bodies by half as much, so the constant gradient of Eq. 2 is closer to the true one (see header).
+  bodies_ = snapshots_[depth];
+  ++stats.warnings;
+  h_ = 0.5 * h;
+  evaluate_jacobians();
+  set_limit_rows();
+  factorize();
+  return advance(0.5 * h, depth + 1, stats) && advance(0.5 * h, depth + 1, stats);
+}
 
+bool ImpulseSimulator::substep(double h, bool may_give_up, StepStats& stats) {
+  capped_ = false;
+  gave_up_ = false;
+  refreshes_ = 0;
+  if (h != h_) {  // the prescribed bodies' twist over this substep's length (evaluate_jacobians)
+    h_ = h;
+    evaluate_jacobians();
+    set_limit_rows();
+  }
+  const double t = t_;
   const bool verlet = settings_.integration == ImpulseIntegration::velocity_verlet;
   // 1–2: external impulses (the load of [t, t + h), as every solver holds it), velocity correction.
   kick(t, verlet ? 0.5 * h : h);
@@ -374,8 +404,11 @@ StepStats ImpulseSimulator::step() {
       factorize();
     }
     double residual = 0.0;
-    stats.iterations += joint_correction(residual);
+    stats.iterations += joint_correction(residual, may_give_up);
     stats.residual = residual;
+    stats.warnings += refreshes_;
+    refreshes_ = 0;
+    if (gave_up_) return false;
     if (!update_limits()) break;
     if (pass == kMaxLimitPasses) {
       capped_ = true;
@@ -385,6 +418,7 @@ StepStats ImpulseSimulator::step() {
     bodies_ = saved_;
     p_.setZero();
   }
+  stats.hit_iteration_cap = stats.hit_iteration_cap || capped_;
   // 4: free flight to t + h.
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     RigidBody& b = bodies_[i];
@@ -393,20 +427,37 @@ StepStats ImpulseSimulator::step() {
     b.c = d.c;
     b.q = d.q;
   }
-  ++step_;
+  t_ = t + h;
   check_finite();
-  // A at t + h for the next step; with velocity Verlet, the second half of the external impulses and
+  // A at t + h for the next substep; with velocity Verlet, the second half of the external impulses and
   // RATTLE's velocity correction at t + h.
   evaluate_jacobians();
   if (verlet) kick(t, 0.5 * h);
   set_limit_rows();
   factorize();
   if (verlet) velocity_correction();
+  return true;
+}
 
+StepStats ImpulseSimulator::step() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  StepStats stats;
+  // Start at the depth the last steps needed, so that a hard stretch does not pay for the failed
+  // attempts at every step; after kCalmSteps steps without a further halving, try one level coarser.
+  const int parts = 1 << start_depth_;
+  deepest_ = start_depth_;
+  for (int k = 0; k < parts; ++k) advance(model_->settings.dt / parts, start_depth_, stats);
+  if (deepest_ > start_depth_) {
+    start_depth_ = deepest_;
+    calm_steps_ = 0;
+  } else if (start_depth_ > 0 && ++calm_steps_ >= kCalmSteps) {
+    --start_depth_;
+    calm_steps_ = 0;
+  }
+  ++step_;
+  t_ = time();  // the sum of the substeps, without its round-off
   stats.step = step_;
   stats.time = time();
-  stats.hit_iteration_cap = capped_;
-  stats.warnings = refreshes_;
   stats.min_distance = std::numeric_limits<double>::infinity();
   for (const Joint& joint : joints_) {
     const RigidJoint& rj = joint.rows;

@@ -26,6 +26,17 @@
 // is released when its impulse would pull; the active set is settled by repeating the joint correction
 // (at most kMaxLimitPasses).
 // Redundant rows of closed loops are made solvable by the Tikhonov term α = ε_T‖A‖₁ (§4).
+//
+// Halving (not in the paper): the modified Newton iteration converges when the true gradient of
+// c⁽ˡ⁺¹⁾(p), h Ĵ M⁻¹ Jᵀ with Ĵ the rows at the preview (exact_newton.hpp), stays close to hA relative to
+// A's smallest eigenvalue. A heavy body on a long chain of light links (chain_100: 40 kg on 100 × 0.04 kg)
+// makes that eigenvalue tiny (the tension mode: λ_min/λ_max ≈ 5·10⁻⁶), while the links' turn within the
+// step, hω, makes Ĵ − J large: then even exact Newton finds no root near p = 0 (a fold of p ↦ c, its
+// residual stalls at ~10⁻⁵ m). So a step whose joint correction stalls after the exact-Newton fallback
+// is restarted from its initial state as two half steps, recursively down to h/64; each half halves hω.
+// Halvings are counted in stats.csv's `warnings` (with the exact-Newton factorisations); a step that
+// still does not converge at h/64 ends as before, flagged hit_iteration_cap. The next steps start at the
+// depth this one needed and return one level coarser after 8 steps without a further halving.
 #include <memory>
 #include <vector>
 
@@ -88,7 +99,12 @@ class ImpulseSimulator final : public Simulator {
   /// One velocity correction: A p = −J u.
   void velocity_correction();
   /// The joint correction (§3); returns its iterations and sets capped_ when it hit max_iterations.
-  int joint_correction(double& residual);
+  /// With may_give_up it stops early (gave_up_) when exact Newton stalls too or the cap is reached.
+  int joint_correction(double& residual, bool may_give_up);
+  /// One step of length h from t_ (the §3 step, 1–4); false when it gave up (nothing moved then).
+  bool substep(double h, bool may_give_up, StepStats& stats);
+  /// A substep of h, halved recursively while its joint correction does not converge (header).
+  bool advance(double h, int depth, StepStats& stats);
   /// Whether the active set changed (limits released or newly violated at the preview).
   bool update_limits();
   /// The external impulse of a duration `span` of the load active at t_load.
@@ -112,6 +128,13 @@ class ImpulseSimulator final : public Simulator {
   VecX c_, rhs_, dp_, p_;                // per row
   std::vector<RigidBody> saved_;         // the velocities a joint correction starts from, for a redo
   bool capped_ = false;
+  bool gave_up_ = false;
+  double h_ = 0.0;                       // the current substep's length
+  int start_depth_ = 0;                  // the halving depth steps start at (step())
+  int deepest_ = 0;                      // the deepest halving of this step
+  int calm_steps_ = 0;                   // steps since start_depth_ last changed
+  double t_ = 0.0;                       // the time the bodies are at (substeps included)
+  std::vector<std::vector<RigidBody>> snapshots_;  // per halving depth: the state a substep starts from
   int refreshes_ = 0;                    // exact Newton factorisations in this step (joint_correction)
   ExactNewton exact_newton_;
   bool newton_active_ = false;
