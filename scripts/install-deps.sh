@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev     # scene files
   libcli11-dev           # command line
   libtinyobjloader-dev   # OBJ meshes
+  libfcl-dev             # collision detection of the impulse solver (FCL, with libccd)
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev       # bench/
   libosmesa6-dev libpng-dev ffmpeg   # affix render: offscreen OpenGL, PNG frames, GIF/MP4

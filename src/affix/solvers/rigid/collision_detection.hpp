@@ -1,0 +1,57 @@
+#pragma once
+// Contact detection for the rigid back-ends (impulse, Tomcin 2014 §7; compliant), with FCL (the
+// Flexible Collision Library, Debian libfcl-dev, GJK/EPA through libccd) rather than our own: the paper
+// used SOLID, a GJK library of the same kind.
+//
+// Each body collides as an FCL shape in its rest frame, placed at its pose each call:
+//   sphere, box, capsule, cylinder   the exact primitive (scene shapes are centred on the body origin,
+//                                    capsules and cylinders along z, as FCL's are)
+//   mesh, torus, compound            the convex hull of its surface mesh (FCL Convex over the mesh's
+//                                    vertices, searched linearly, so no hull has to be built): a
+//                                    non-convex body touches like its hull (README, The impulse solver)
+// Pairs come from FCL's dynamic AABB tree and are kept when Model::may_collide allows them; FCL's
+// narrow phase gives each pair one contact (its deepest point; box–box up to 4, FCL's ODE-derived
+// box–box manifold). The ground (the half-space z ≥ height) touches every moving body, filters aside
+// (README, collision filters): a sphere at its lowest point, a capsule at its two cap spheres' lowest
+// points where below, anything else at each vertex of its mesh below the plane — a resting box gets
+// its four corners, not FCL's one deepest point, so it does not rock.
+//
+// A contact: the world point midway through the overlap, the unit normal pushing body1 out of body2
+// (+z for the ground), and the penetration depth (> 0 when overlapping; contacts within `margin` of
+// touching are reported with depth ≥ −margin).
+#include <memory>
+#include <vector>
+
+#include "affix/joints/rigid_jacobian.hpp"
+#include "affix/math/types.hpp"
+#include "affix/model/model.hpp"
+
+namespace affix {
+
+struct RigidContact {
+  int body1 = -1;             ///< model body index
+  int body2 = -1;             ///< model body index, −1: the ground
+  Vec3 point = Vec3::Zero();  ///< world, midway through the overlap
+  Vec3 normal = Vec3::UnitZ();  ///< world, unit, from body2 towards body1
+  double depth = 0.0;         ///< penetration (m); negative: apart by that much (within the margin)
+};
+
+class CollisionDetection {
+ public:
+  /// Builds every body's FCL shape once (meshes are shared, not copied per call).
+  explicit CollisionDetection(const Model& model);
+  ~CollisionDetection();
+  CollisionDetection(CollisionDetection&&) noexcept;
+  CollisionDetection& operator=(CollisionDetection&&) noexcept;
+
+  /// The contacts at these poses (model order; c the centre of mass, as RigidPose holds it), replacing
+  /// `out` (its capacity is kept). Ground contacts come first, then body pairs with body1 < body2.
+  /// `margin` (m) also reports ground contacts of points that are above the plane by less than it.
+  void detect(const std::vector<RigidPose>& poses, std::vector<RigidContact>& out, double margin = 0.0);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace affix
