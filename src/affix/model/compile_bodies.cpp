@@ -183,7 +183,6 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
     body.collision = def.collision;
     body.bounding_radius = facts.bounding_radius;
     body.mesh = facts.mesh;
-    body.shape = def.shape;
 
     body.position = def.position;
     body.rotation = def.rotation.normalized().toRotationMatrix();

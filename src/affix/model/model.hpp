@@ -24,7 +24,6 @@ namespace affix {
 struct ModelBody {
   std::string name;
   std::shared_ptr<const TriangleMesh> mesh;  ///< rest frame; shared by every solver built on the model
-  Shape shape = BoxShape{};                  ///< the scene's shape, for exact primitives (solvers/rigid/collision_detection)
   double volume = 0.0;                       ///< m³
   double mass = 0.0;                         ///< kg
   Vec3 center_of_mass = Vec3::Zero();        ///< rest frame

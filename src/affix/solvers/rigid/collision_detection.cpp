@@ -2,51 +2,57 @@
 
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 #include <fcl/geometry/shape/box.h>
-#include <fcl/geometry/shape/capsule.h>
 #include <fcl/geometry/shape/convex.h>
-#include <fcl/geometry/shape/cylinder.h>
 #include <fcl/geometry/shape/sphere.h>
 #include <fcl/narrowphase/collision.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
-#include <type_traits>
-#include <variant>
 
 namespace affix {
 namespace {
 
-enum class Kind { sphere, capsule, polytope };
+enum class Kind { sphere, polytope };
 
 /// How a body meets the ground (header): its lowest points.
 struct GroundShape {
   Kind kind = Kind::polytope;
-  double radius = 0.0;       ///< sphere, capsule
-  double half_length = 0.0;  ///< capsule: its cap centres at ±half_length along rest z
+  double radius = 0.0;  ///< sphere
 };
 
+/// The body's FCL shape from its rest-frame mesh (header): the exact box or sphere where the mesh is
+/// one (a box: the 8 corners of its bounding box, centred on the origin, are vertices, so its hull is
+/// that box; a sphere: at least 26 vertices, all at one distance R from the origin, the poles (0, 0, ±R)
+/// among them — how SphereShape is meshed), else the convex hull of its vertices.
 std::shared_ptr<fcl::CollisionGeometryd> fcl_shape(const ModelBody& body, GroundShape& ground) {
-  return std::visit(
-      [&](const auto& s) -> std::shared_ptr<fcl::CollisionGeometryd> {
-        using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, SphereShape>) {
-          ground = {Kind::sphere, s.radius, 0.0};
-          return std::make_shared<fcl::Sphered>(s.radius);
-        } else if constexpr (std::is_same_v<T, BoxShape>) {
-          return std::make_shared<fcl::Boxd>(s.size.x(), s.size.y(), s.size.z());
-        } else if constexpr (std::is_same_v<T, CapsuleShape>) {
-          ground = {Kind::capsule, s.radius, 0.5 * s.length};
-          return std::make_shared<fcl::Capsuled>(s.radius, s.length);
-        } else if constexpr (std::is_same_v<T, CylinderShape>) {
-          return std::make_shared<fcl::Cylinderd>(s.radius, s.length);
-        } else {
-          // The convex hull of the surface: FCL's Convex without faces searches its vertices linearly
-          // for the support point, which is the hull's support point whatever the mesh's shape.
-          auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(body.mesh->vertices.begin(),
-                                                                       body.mesh->vertices.end());
-          return std::make_shared<fcl::Convexd>(vertices, 0, std::make_shared<std::vector<int>>());
-        }
-      },
-      body.shape);
+  const std::vector<Vec3>& vertices = body.mesh->vertices;
+  Vec3 lo = vertices.front(), hi = vertices.front();
+  for (const Vec3& x : vertices) {
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  }
+  const double scale = (hi - lo).norm(), tol = 1e-9 * scale;
+  const auto has_vertex = [&](const Vec3& p) {
+    return std::any_of(vertices.begin(), vertices.end(), [&](const Vec3& x) { return (x - p).norm() <= tol; });
+  };
+  if ((lo + hi).norm() <= tol) {
+    bool corners = true;
+    for (int k = 0; k < 8 && corners; ++k)
+      corners = has_vertex(Vec3(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(), k & 4 ? hi.z() : lo.z()));
+    if (corners) return std::make_shared<fcl::Boxd>(hi - lo);
+    const double R = hi.z();
+    const bool round = vertices.size() >= 26 && has_vertex(R * Vec3::UnitZ()) && has_vertex(-R * Vec3::UnitZ()) &&
+                       std::all_of(vertices.begin(), vertices.end(), [&](const Vec3& x) { return std::abs(x.norm() - R) <= tol; });
+    if (round) {
+      ground = {Kind::sphere, R};
+      return std::make_shared<fcl::Sphered>(R);
+    }
+  }
+  // The convex hull of the surface: FCL's Convex without faces searches its vertices linearly for the
+  // support point, which is the hull's support point whatever the mesh's shape.
+  auto points = std::make_shared<std::vector<fcl::Vector3d>>(vertices.begin(), vertices.end());
+  return std::make_shared<fcl::Convexd>(points, 0, std::make_shared<std::vector<int>>());
 }
 
 }  // namespace
@@ -128,9 +134,6 @@ void CollisionDetection::detect(const std::vector<RigidPose>& poses, std::vector
       const int b = static_cast<int>(i);
       if (g.kind == Kind::sphere) {
         touch(b, origin - g.radius * Vec3::UnitZ());
-      } else if (g.kind == Kind::capsule) {
-        for (const double end : {-g.half_length, g.half_length})
-          touch(b, origin + end * pose.R.col(2) - g.radius * Vec3::UnitZ());
       } else {
         for (const Vec3& x : body.mesh->vertices) touch(b, pose.R * x + origin);
       }

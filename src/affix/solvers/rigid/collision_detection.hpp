@@ -3,18 +3,21 @@
 // Flexible Collision Library, Debian libfcl-dev, GJK/EPA through libccd) rather than our own: the paper
 // used SOLID, a GJK library of the same kind.
 //
-// Each body collides as an FCL shape in its rest frame, placed at its pose each call:
-//   sphere, box, capsule, cylinder   the exact primitive (scene shapes are centred on the body origin,
-//                                    capsules and cylinders along z, as FCL's are)
-//   mesh, torus, compound            the convex hull of its surface mesh (FCL Convex over the mesh's
-//                                    vertices, searched linearly, so no hull has to be built): a
-//                                    non-convex body touches like its hull (README, The impulse solver)
+// Each body collides as an FCL shape made from its rest-frame surface mesh (the model keeps meshes, not
+// the scene's primitives), placed at its pose each call:
+//   box      the exact FCL box, where the 8 corners of the mesh's bounding box (centred on the body
+//            origin) are vertices: the hull of such a mesh is that box
+//   sphere   the exact FCL sphere of radius R, where the mesh has at least 26 vertices, all at distance R
+//            from the body origin, the poles (0, 0, ±R) among them (a meshed `sphere` shape)
+//   others   the convex hull of the mesh (FCL Convex over its vertices, searched linearly, so no hull
+//            has to be built): capsules and cylinders as their tessellation, and a non-convex mesh,
+//            torus or compound touches like its hull (README, The impulse solver)
 // Pairs come from FCL's dynamic AABB tree and are kept when Model::may_collide allows them; FCL's
 // narrow phase gives each pair one contact (its deepest point; box–box up to 4, FCL's ODE-derived
 // box–box manifold). The ground (the half-space z ≥ height) touches every moving body, filters aside
-// (README, collision filters): a sphere at its lowest point, a capsule at its two cap spheres' lowest
-// points where below, anything else at each vertex of its mesh below the plane — a resting box gets
-// its four corners, not FCL's one deepest point, so it does not rock.
+// (README, collision filters): a sphere at its lowest point, anything else at each vertex of its mesh
+// below the plane — a resting box gets its four corners, not FCL's one deepest point, so it does not
+// rock.
 //
 // A contact: the world point midway through the overlap, the unit normal pushing body1 out of body2
 // (+z for the ground), and the penetration depth (> 0 when overlapping; contacts within `margin` of
