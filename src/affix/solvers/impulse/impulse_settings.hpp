@@ -23,6 +23,9 @@ struct ImpulseSettings {
   /// the redundant rows of closed loops solvable (Tomcin §4: 1e-10 for most of their examples).
   double tikhonov = 1e-10;
   ImpulseIntegration integration = ImpulseIntegration::symplectic_euler;
+  /// e: an impact's separating normal velocity is −e times its approaching one (Tomcin §7's collision
+  /// phase); 0 is inelastic, 1 elastic.
+  double restitution = 0.0;
 
   friend bool operator==(const ImpulseSettings&, const ImpulseSettings&) = default;
 };

@@ -51,9 +51,6 @@ double scene_size(const Model& model) {
 /// What the impulse solver cannot run yet, as an InputError naming the JSON path; nothing when it can.
 void refuse_unsupported(const Model& model) {
   const std::string file = model.file.string() + ": ";
-  if (model.ground)
-    throw InputError(file + "ground: the impulse solver has no contact yet (README, impulse); remove `ground` "
-                            "or choose another solver");
   if (model.settings.integrator != Integrator::implicit_euler)
     throw InputError(file + "settings.integrator: the impulse solver integrates with its own velocity-Verlet "
                             "scheme (Tomcin 2014 App. A); leave `integrator` at its default");
@@ -69,6 +66,10 @@ void ImpulseSimulator::check_model(const Model& model) {
 SolverCapabilities ImpulseSimulator::capabilities() {
   SolverCapabilities c;
   c.prescribed_motion = true;
+  c.ground_contact = true;   // FCL detection, impulses (impulse_contacts.cpp)
+  c.body_contact = true;
+  c.friction = true;         // ODE-style: capped by μ times the normal impulse
+  // not intersection_free: penetration is resolved after it is predicted, not prevented
   c.joint_limits = true;  // unilateral rows, activated when violated (header)
   c.joint_gap = 1e-5;     // rows to ε_P = 1e-6 each: an anchor gap of √3 ε_P, an axis to ε_P over its lever
   c.joints = {JointType::ball,  JointType::hinge,      JointType::universal, JointType::prismatic,
@@ -77,7 +78,9 @@ SolverCapabilities ImpulseSimulator::capabilities() {
 }
 
 ImpulseSimulator::ImpulseSimulator(std::shared_ptr<const Model> model)
-    : model_(std::move(model)), settings_(read_impulse_settings(model_->settings, model_->file)) {
+    : model_(std::move(model)),
+      settings_(read_impulse_settings(model_->settings, model_->file)),
+      detection_(*model_) {
   refuse_unsupported(*model_);
   bodies_ = rigid_bodies(*model_);
   const int n = static_cast<int>(bodies_.size());
@@ -100,6 +103,14 @@ ImpulseSimulator::ImpulseSimulator(std::shared_ptr<const Model> model)
     joints_.push_back(joint);
   }
   system_ = ArticulationSystem(blocks, n);
+  blocks_of_body_.resize(n);
+  for (int j = 0; j < static_cast<int>(system_.joints().size()); ++j) {
+    if (system_.joints()[j].body1 >= 0) blocks_of_body_[system_.joints()[j].body1].push_back({j, 0});
+    if (system_.joints()[j].body2 >= 0) blocks_of_body_[system_.joints()[j].body2].push_back({j, 1});
+  }
+  contacts_possible_ = model_->ground.has_value();
+  for (int i = 0; i < n && !contacts_possible_; ++i)
+    for (int k = i + 1; k < n && !contacts_possible_; ++k) contacts_possible_ = model_->may_collide(i, k);
   for (const SystemJoint& b : system_.joints()) {
     J1_.push_back(JointJacobian::Zero(b.rows, 6));
     J2_.push_back(JointJacobian::Zero(b.rows, 6));
@@ -390,6 +401,9 @@ bool ImpulseSimulator::substep(double h, bool may_give_up, StepStats& stats) {
   }
   const double t = t_;
   const bool verlet = settings_.integration == ImpulseIntegration::velocity_verlet;
+  // 0: the collision phase (§7), on the velocities before the external impulses; with e = 0 the
+  // contact phase below stops impacts as well.
+  if (contacts_possible_ && settings_.restitution > 0.0) collision_phase();
   // 1–2: external impulses (the load of [t, t + h), as every solver holds it), velocity correction.
   kick(t, verlet ? 0.5 * h : h);
   velocity_correction();
@@ -418,6 +432,8 @@ bool ImpulseSimulator::substep(double h, bool may_give_up, StepStats& stats) {
     bodies_ = saved_;
     p_.setZero();
   }
+  // 3b: the contact phase (§7) on the poses the joint correction leads to.
+  if (contacts_possible_ && !contact_phase(stats, may_give_up)) return false;
   stats.hit_iteration_cap = stats.hit_iteration_cap || capped_;
   // 4: free flight to t + h.
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
@@ -468,6 +484,12 @@ StepStats ImpulseSimulator::step() {
     for (int k = 0; k < rj.limit_count; ++k)
       stats.max_joint_error =
           std::max({stats.max_joint_error, rj.limits[k].min - s[k], s[k] - rj.limits[k].max});
+  }
+  if (contacts_possible_) {  // the deepest penetration left at the end of the step
+    detection_.detect(now_, contacts_);
+    for (const RigidContact& c : contacts_) stats.max_penetration = std::max(stats.max_penetration, c.depth);
+    stats.active_contacts = static_cast<int>(contacts_.size());
+    if (!contacts_.empty()) stats.min_distance = -stats.max_penetration;
   }
   for (const RigidBody& b : bodies_) {
     stats.kinetic_energy += b.kinetic_energy();

@@ -44,6 +44,7 @@
 #include "affix/solvers/impulse/articulation_system.hpp"
 #include "affix/solvers/impulse/exact_newton.hpp"
 #include "affix/solvers/impulse/impulse_settings.hpp"
+#include "affix/solvers/rigid/collision_detection.hpp"
 #include "affix/solvers/rigid/rigid_body.hpp"
 
 namespace affix {
@@ -65,7 +66,8 @@ class ImpulseSimulator final : public Simulator {
   std::vector<BodyPose> poses() const override;
   std::vector<BodyVelocity> velocities() const override;
   std::vector<JointRecord> joint_records() const override;
-  std::vector<ContactRecord> contact_records() const override { return {}; }
+  /// The contacts the last step's contact phase pushed apart (first sweep), force = p_n / h.
+  std::vector<ContactRecord> contact_records() const override { return records_; }
 
   /// Symbolic analyses of A so far: one per kinematic graph (tests).
   int symbolic_analyses() const { return system_.symbolic_analyses(); }
@@ -110,6 +112,24 @@ class ImpulseSimulator final : public Simulator {
   /// The external impulse of a duration `span` of the load active at t_load.
   void kick(double t_load, double span);
   void check_finite() const;
+
+  // Contacts (impulse_contacts.cpp).
+  /// j_c on one side (0: body1, 1: body2) of a contact along d, at these poses.
+  Eigen::Matrix<double, 6, 1> contact_row(const RigidContact& c, const Vec3& d, int side,
+                                          const std::vector<RigidPose>& poses) const;
+  /// The contact's relative velocity along d with the current velocities.
+  double contact_rate(const RigidContact& c, const Vec3& d, const std::vector<RigidPose>& poses) const;
+  /// The impulse along d that changes the contact's rate by `wanted` with the joints' rates kept
+  /// (the extended system of impulse_contacts.cpp); leaves y = A⁻¹B in coupled_ for push().
+  double coupled_impulse(const RigidContact& c, const Vec3& d, double wanted, const std::vector<RigidPose>& poses);
+  /// Applies the contact impulse and its joint impulses −y p_c.
+  void push(const RigidContact& c, const Vec3& d, double impulse, const std::vector<RigidPose>& poses);
+  /// Impacts with restitution, on the velocities before the external impulses (§7).
+  void collision_phase();
+  /// Penetrations at the preview, friction, and the joint correction after each sweep; false when
+  /// the joint correction gave up.
+  bool contact_phase(StepStats& stats, bool may_give_up);
+  double friction_of(const RigidContact& c) const;
   RigidPose pose_of(int body, const std::vector<RigidPose>& poses) const;
 
   std::shared_ptr<const Model> model_;
@@ -140,6 +160,14 @@ class ImpulseSimulator final : public Simulator {
   bool newton_active_ = false;
   std::vector<JointJacobian> Jhat1_, Jhat2_;  // per joint block: Ĵ of exact_newton.hpp
   double scene_size_ = 1.0;
+  CollisionDetection detection_;
+  bool contacts_possible_ = false;        // a ground, or a pair of bodies that may touch
+  std::vector<RigidContact> contacts_;
+  std::vector<double> rates_;             // per contact: its normal rate when detected
+  std::vector<Vec3> accumulated_;         // per contact: its impulses so far (normal, t₁, t₂)
+  std::vector<ContactRecord> records_;
+  std::vector<std::vector<std::pair<int, int>>> blocks_of_body_;  // per body: (joint block, side)
+  VecX coupling_, coupled_;               // B and y = A⁻¹B of the contact coupling
   int step_ = 0;
 };
 

@@ -1,0 +1,197 @@
+// Contacts and collisions of the impulse solver (Tomcin 2014 §7): the collision phase with restitution
+// and the contact phase with ODE-style friction, each contact coupled to the articulation system.
+//
+// Coupling one contact row to the joints (§7: "insert them into the linear system of equations as last
+// rows/columns"; the paper's Appendix C is lost from our copy, so the elimination is written here). The
+// contact row j_c (the relative velocity of the contact point along a direction d) is appended to A:
+//   [ A   B ] [p_J]   [0  ]      B = J M⁻¹ j_cᵀ,  s = j_c M⁻¹ j_cᵀ,
+//   [ Bᵀ  s ] [p_c] = [r_c],     r_c the wanted change of the contact's rate.
+// The first block row asks the joints' rates not to change (J Δu = 0), the last one the contact's to
+// change by r_c. Eliminating p_J with the factorisation of A that the step already holds (one more
+// forward and back substitution, no refactorisation): y = A⁻¹B, p_c = r_c / (s − Bᵀy), p_J = −y p_c.
+// Then Δu = M⁻¹(j_cᵀ p_c + Jᵀ p_J). The impulse p_c moves the contact as if the whole articulation
+// were one body behind it (a heavy block on a light rod, Fig. 1d, answers with its own mass at once).
+// A body with no joint has B = 0 and p_c = r_c / s, the two-body impulse.
+#include <algorithm>
+#include <cmath>
+
+#include "affix/solvers/impulse/impulse_simulator.hpp"
+
+namespace affix {
+namespace {
+
+/// Sweeps of the collision and contact phases over their contacts (each re-detects first).
+constexpr int kCollisionSweeps = 2;
+constexpr int kContactSweeps = 4;
+/// Projected Gauss–Seidel sweeps over the contacts of one detection (contact_phase).
+constexpr int kGaussSeidelSweeps = 10;
+
+/// Any unit vector perpendicular to n.
+Vec3 perpendicular(const Vec3& n) {
+  const Vec3 a = std::abs(n.x()) < 0.6 ? Vec3::UnitX() : Vec3::UnitY();
+  return n.cross(a).normalized();
+}
+
+}  // namespace
+
+Eigen::Matrix<double, 6, 1> ImpulseSimulator::contact_row(const RigidContact& c, const Vec3& d, int side,
+                                                          const std::vector<RigidPose>& poses) const {
+  // j_c on one body: ±[dᵀ, (r × d)ᵀ], r from its centre of mass to the point (+ for body1).
+  const int body = side == 0 ? c.body1 : c.body2;
+  Eigen::Matrix<double, 6, 1> row;
+  const double sign = side == 0 ? 1.0 : -1.0;
+  row << sign * d, sign * (c.point - poses[body].c).cross(d);
+  return row;
+}
+
+double ImpulseSimulator::contact_rate(const RigidContact& c, const Vec3& d, const std::vector<RigidPose>& poses) const {
+  double rate = 0.0;
+  for (int side = 0; side < 2; ++side) {
+    const int body = side == 0 ? c.body1 : c.body2;
+    if (body < 0) continue;
+    Eigen::Matrix<double, 6, 1> u;
+    u << bodies_[body].v, bodies_[body].omega;
+    rate += contact_row(c, d, side, poses).dot(u);
+  }
+  return rate;
+}
+
+double ImpulseSimulator::coupled_impulse(const RigidContact& c, const Vec3& d, double wanted,
+                                         const std::vector<RigidPose>& poses) {
+  double s = 0.0;
+  bool articulated = false;
+  Eigen::Matrix<double, 6, 1> Wj[2];
+  for (int side = 0; side < 2; ++side) {
+    const int body = side == 0 ? c.body1 : c.body2;
+    Wj[side].setZero();
+    if (body < 0 || bodies_[body].prescribed) continue;
+    const Eigen::Matrix<double, 6, 1> j = contact_row(c, d, side, poses);
+    Wj[side] = W_[body] * j;
+    s += j.dot(Wj[side]);
+    articulated = articulated || !blocks_of_body_[body].empty();
+  }
+  if (!(s > 0.0)) return 0.0;  // both sides prescribed
+  if (!articulated || system_.size() == 0) return wanted / s;
+  // B = J M⁻¹ j_cᵀ over the joint blocks on either body (header), then y = A⁻¹B.
+  coupling_.setZero(system_.size());
+  for (int side = 0; side < 2; ++side) {
+    const int body = side == 0 ? c.body1 : c.body2;
+    if (body < 0 || bodies_[body].prescribed) continue;
+    for (const auto& [j, joint_side] : blocks_of_body_[body]) {
+      const SystemJoint& block = system_.joints()[j];
+      coupling_.segment(block.offset, block.rows) += (joint_side == 0 ? J1_[j] : J2_[j]) * Wj[side];
+    }
+  }
+  system_.solve(coupling_, coupled_);
+  const double schur = s - coupling_.dot(coupled_);
+  // s − BᵀA⁻¹B > 0 unless the contact row is a combination of the joint rows (a contact that the
+  // joints alone already hold); then no impulse can change its rate without breaking a joint.
+  if (!(schur > 1e-12 * s)) return 0.0;
+  return wanted / schur;
+}
+
+void ImpulseSimulator::push(const RigidContact& c, const Vec3& d, double impulse, const std::vector<RigidPose>& poses) {
+  if (impulse == 0.0) return;
+  bool articulated = false;
+  for (int side = 0; side < 2; ++side) {
+    const int body = side == 0 ? c.body1 : c.body2;
+    if (body < 0 || bodies_[body].prescribed) continue;
+    const Eigen::Matrix<double, 6, 1> du = W_[body] * contact_row(c, d, side, poses) * impulse;
+    bodies_[body].v += du.head<3>();
+    bodies_[body].omega += du.tail<3>();
+    articulated = articulated || !blocks_of_body_[body].empty();
+  }
+  // The joints' impulses p_J = −y p_c of the elimination (header), y from coupled_impulse.
+  if (articulated && system_.size() > 0) apply(-impulse * coupled_);
+}
+
+void ImpulseSimulator::collision_phase() {
+  // GBF03 / Tomcin §7: contacts found at the poses the velocities with the external impulses lead to,
+  // resolved on the velocities before them, so that a resting body (approaching only by gravity's
+  // kick) has no collision and only impacts bounce: v_n ← −e v_n.
+  saved_ = bodies_;
+  kick(t_, h_);
+  preview();
+  detection_.detect(next_, contacts_);
+  bodies_ = saved_;
+  if (contacts_.empty()) return;
+  const double e = settings_.restitution;
+  for (int sweep = 0; sweep < kCollisionSweeps; ++sweep) {
+    bool changed = false;
+    for (const RigidContact& c : contacts_) {
+      const double vn = contact_rate(c, c.normal, now_);
+      if (vn >= 0.0) continue;
+      // Only the coupled row's impulse is clamped: it may push, never pull.
+      const double p = coupled_impulse(c, c.normal, -(1.0 + e) * vn, now_);
+      if (p <= 0.0) continue;
+      push(c, c.normal, p, now_);
+      changed = true;
+    }
+    if (!changed) break;
+  }
+}
+
+bool ImpulseSimulator::contact_phase(StepStats& stats, bool may_give_up) {
+  // Tomcin §7's contact phase: contacts found at the predicted poses (the joint correction's preview)
+  // get the normal impulses that remove their predicted penetration δ over the step (Δv_n = δ/h,
+  // inelastic), and friction ODE-style (Smith 2000; §7 "resolving them with external impulses"): along
+  // two tangents t₁, t₂ the impulses that stop the point's sliding, each within ±μ times the contact's
+  // normal impulse (ODE's friction pyramid). Every impulse is coupled to the joints (header). The
+  // contacts of one detection are swept kGaussSeidelSweeps times with accumulated impulses (projected
+  // Gauss–Seidel: a normal impulse may shrink again, never below 0), so that a box's four corners
+  // share its weight instead of the first one taking it all and tipping the box. A joint correction
+  // follows, which restores the joints to ε_P (the coupling keeps them to first order only), and the
+  // contacts are detected again (at most kContactSweeps times).
+  const double h = h_;
+  records_.clear();
+  for (int sweep = 0; sweep < kContactSweeps; ++sweep) {
+    preview();
+    detection_.detect(next_, contacts_);
+    const std::size_t n = contacts_.size();
+    bool penetrating = false;
+    for (const RigidContact& c : contacts_) penetrating = penetrating || c.depth > 0.0;
+    if (!penetrating) break;
+    rates_.resize(n);
+    accumulated_.assign(n, Vec3::Zero());  // (normal, t₁, t₂)
+    for (std::size_t k = 0; k < n; ++k) rates_[k] = contact_rate(contacts_[k], contacts_[k].normal, now_);
+    for (int gs = 0; gs < kGaussSeidelSweeps; ++gs) {
+      for (std::size_t k = 0; k < n; ++k) {
+        const RigidContact& c = contacts_[k];
+        Vec3& P = accumulated_[k];
+        // The predicted depth after this step's impulses so far is δ − h(v_n − v_n⁰); aim at 0.
+        const double wanted = c.depth / h - (contact_rate(c, c.normal, now_) - rates_[k]);
+        const double pn = std::max(P[0] + coupled_impulse(c, c.normal, wanted, now_), 0.0) - P[0];
+        push(c, c.normal, pn, now_);
+        P[0] += pn;
+        const double bound = friction_of(c) * P[0];
+        const Vec3 t1 = perpendicular(c.normal), t2 = c.normal.cross(t1);
+        for (int i = 1; i <= 2; ++i) {
+          const Vec3& t = i == 1 ? t1 : t2;
+          const double target = std::clamp(P[i] + coupled_impulse(c, t, -contact_rate(c, t, now_), now_), -bound, bound);
+          push(c, t, target - P[i], now_);
+          P[i] = target;
+        }
+      }
+    }
+    if (sweep == 0)
+      for (std::size_t k = 0; k < n; ++k)
+        if (accumulated_[k][0] > 0.0) {
+          const RigidContact& c = contacts_[k];
+          records_.push_back({c.body1, c.body2, c.point, c.normal, -c.depth, accumulated_[k][0] / h});
+        }
+    double residual = 0.0;
+    stats.iterations += joint_correction(residual, may_give_up);
+    stats.residual = residual;
+    if (gave_up_) return false;
+  }
+  return true;
+}
+
+double ImpulseSimulator::friction_of(const RigidContact& c) const {
+  // √(μ₁μ₂), the friction mixing of every solver (README, Conventions).
+  const double mu1 = model_->bodies[c.body1].friction;
+  const double mu2 = c.body2 >= 0 ? model_->bodies[c.body2].friction : model_->ground->friction;
+  return std::sqrt(mu1 * mu2);
+}
+
+}  // namespace affix

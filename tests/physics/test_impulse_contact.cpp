@@ -1,0 +1,94 @@
+// The impulse solver's contacts (Tomcin 2014 §7, solvers/impulse/impulse_contacts.cpp) against closed
+// forms: a bounce to e² of the drop height, a resting box carrying its weight, and a contact on an
+// articulated body coupled to the whole mechanism (a light sphere welded under a heavy box bounces
+// the pair as one body: uncoupled, the sphere alone would be stopped and the box would not rebound).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "support/physics.hpp"
+
+namespace affix {
+namespace {
+
+constexpr double kG = 9.81;
+
+BodyDef sphere_body(const std::string& name, double radius, const Vec3& position) {
+  BodyDef b;
+  b.name = name;
+  b.shape = SphereShape{radius, 24};
+  b.position = position;
+  return b;
+}
+
+/// Highest z of body `index`'s origin after its first bounce, for a scene dropped from rest.
+double apex_after_bounce(const Scene& scene, int index, int steps) {
+  const auto sim = test::simulate(scene, "impulse");
+  bool bounced = false;
+  double apex = -1e300;
+  for (int n = 0; n < steps; ++n) {
+    sim->step();
+    const double vz = sim->velocities()[index].linear.z();
+    if (!bounced && vz > 0.0) bounced = true;
+    if (bounced) {
+      if (vz < 0.0) break;  // past the apex
+      apex = std::max(apex, sim->poses()[index].p.z());
+    }
+  }
+  EXPECT_TRUE(bounced);
+  return apex;
+}
+
+TEST(ImpulseContact, SphereBouncesToRestitutionSquaredTimesItsDropHeight) {
+  const double r = 0.1, H = 1.0;
+  for (const double e : {0.5, 0.8}) {
+    Scene scene = test::scene_with({sphere_body("ball", r, {0, 0, r + H})}, 1e-3);
+    scene.settings.solver_settings["impulse"]["restitution"] = e;
+    const double apex = apex_after_bounce(scene, 0, 3000) - r;
+    std::printf("e = %.1f: apex %.4f m, e^2 H = %.4f m\n", e, apex, e * e * H);
+    // The impact is found up to one step early (v h = 4.4 mm at h = 1 ms), which changes the height.
+    EXPECT_NEAR(apex, e * e * H, 0.01);
+  }
+}
+
+TEST(ImpulseContact, BoxOnTheGroundRestsAtHalfItsHeightCarryingItsWeight) {
+  const double size = 0.4;
+  const Scene scene = test::scene_with({test::box_body("box", Vec3::Constant(size), {0, 0, 0.5})}, 0.01);
+  const auto model = test::compiled(scene, "impulse");
+  const auto sim = make_simulator(model);
+  StepStats stats;
+  for (int n = 0; n < 150; ++n) stats = sim->step();
+  EXPECT_NEAR(sim->poses()[0].p.z(), size / 2, 1e-3);
+  EXPECT_LT(sim->velocities()[0].linear.norm(), 1e-3);
+  EXPECT_LT(stats.max_penetration, 1e-4);
+  // The contacts of the last step carry the weight: Σ p_n / h = m g (the gravity kick of one step).
+  double force = 0.0;
+  for (const ContactRecord& c : sim->contact_records()) {
+    EXPECT_EQ(c.body2, -1);
+    EXPECT_NEAR(c.normal.z(), 1.0, 1e-12);
+    force += c.force;
+  }
+  std::printf("resting box: z %.6f m, contact force %.3f N, weight %.3f N\n", sim->poses()[0].p.z(), force,
+              model->bodies[0].mass * kG);
+  EXPECT_NEAR(force, model->bodies[0].mass * kG, 0.02 * model->bodies[0].mass * kG);
+}
+
+TEST(ImpulseContact, ALightSphereWeldedUnderAHeavyBoxBouncesThePairAsOneBody) {
+  const double r = 0.05, H = 0.5, e = 0.5;
+  BodyDef box = test::box_body("box", Vec3::Constant(0.4), {0, 0, 2 * r + 0.2 + H});
+  box.mass = 100.0;
+  BodyDef foot = sphere_body("foot", r, {0, 0, r + H});
+  foot.mass = 0.1;
+  Scene scene = test::scene_with({box, foot}, 1e-3);
+  scene.settings.solver_settings["impulse"]["restitution"] = e;
+  JointDef& weld = test::add_joint(scene, JointType::fixed, "foot", "box");
+  weld.anchor = {0, 0, 2 * r + H};
+  const double apex = apex_after_bounce(scene, 0, 2000) - (2 * r + 0.2);
+  std::printf("welded pair, e = %.1f: the box rises to %.4f m, e^2 H = %.4f m\n", e, apex, e * e * H);
+  EXPECT_NEAR(apex, e * e * H, 0.02);
+}
+
+}  // namespace
+}  // namespace affix
