@@ -12,7 +12,7 @@ ImpulseSettings read_impulse_settings(const Settings& settings, const std::files
   const auto block = settings.solver_settings.find("impulse");
   if (block == settings.solver_settings.end()) return {};
   const JsonReader value(block->second, "settings.impulse", file);
-  const ObjectReader obj(value, {"position_tolerance", "max_iterations", "tikhonov", "integration", "restitution"});
+  const ObjectReader obj(value, {"position_tolerance", "max_iterations", "tikhonov", "integration", "restitution", "split_parts"});
   ImpulseSettings s;
   if (auto v = obj.find("position_tolerance")) s.position_tolerance = v->positive();
   if (auto v = obj.find("max_iterations")) s.max_iterations = v->integer_at_least(1);
@@ -30,6 +30,7 @@ ImpulseSettings read_impulse_settings(const Settings& settings, const std::files
     s.restitution = v->number();
     if (!(s.restitution >= 0.0 && s.restitution <= 1.0)) v->expected("a number in [0, 1]");
   }
+  if (auto v = obj.find("split_parts")) s.split_parts = v->integer_at_least(0);
   return s;
 }
 

@@ -26,6 +26,9 @@ struct ImpulseSettings {
   /// e: an impact's separating normal velocity is −e times its approaching one (Tomcin §7's collision
   /// phase); 0 is inelastic, 1 elastic.
   double restitution = 0.0;
+  /// Body splitting (Tomcin §5, body_splitting.hpp): 0 chooses the parts of each body carrying more than
+  /// 8 joints automatically (one per 4 joints), 1 splits nothing, N ≥ 2 gives each such body N parts.
+  int split_parts = 0;
 
   friend bool operator==(const ImpulseSettings&, const ImpulseSettings&) = default;
 };

@@ -7,6 +7,7 @@
 
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/solvers/impulse/body_splitting.hpp"
 
 namespace affix {
 namespace {
@@ -91,19 +92,31 @@ ImpulseSimulator::ImpulseSimulator(std::shared_ptr<const Model> model)
     const ModelBody& b = model_->bodies[f.body_index];
     force_points_.push_back(b.rotation.transpose() * (f.point.value_or(b.position) - b.position));
   }
-  std::vector<SystemJoint> blocks;
+  // The joints that constrain something that moves, then body splitting (§5, body_splitting.hpp).
+  std::vector<RigidJoint> rows;
+  std::vector<int> model_index;
   for (int k = 0; k < static_cast<int>(model_->joints.size()); ++k) {
     const ModelJoint& mj = model_->joints[k];
     const bool moves1 = !bodies_[mj.body1].prescribed, moves2 = mj.body2 >= 0 && !bodies_[mj.body2].prescribed;
     if (!moves1 && !moves2) continue;  // constrains nothing that moves
+    rows.push_back(rigid_joint(mj, model_->bodies));
+    model_index.push_back(k);
+  }
+  model_bodies_ = n;
+  owner_ = split_bodies(bodies_, rows, settings_.split_parts);
+  const int total = static_cast<int>(bodies_.size());
+  std::vector<SystemJoint> blocks;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
     Joint joint;
-    joint.model_index = k;
-    joint.rows = rigid_joint(mj, model_->bodies);
-    blocks.push_back({moves1 ? mj.body1 : -1, moves2 ? mj.body2 : -1, joint.rows.count + joint.rows.limit_count});
+    joint.model_index = k < model_index.size() ? model_index[k] : -1;  // −1: a weld of a split body
+    joint.rows = rows[k];
+    const int b1 = joint.rows.body1, b2 = joint.rows.body2;
+    const bool moves1 = !bodies_[b1].prescribed, moves2 = b2 >= 0 && !bodies_[b2].prescribed;
+    blocks.push_back({moves1 ? b1 : -1, moves2 ? b2 : -1, joint.rows.count + joint.rows.limit_count});
     joints_.push_back(joint);
   }
-  system_ = ArticulationSystem(blocks, n);
-  blocks_of_body_.resize(n);
+  system_ = ArticulationSystem(blocks, total);
+  blocks_of_body_.resize(total);
   for (int j = 0; j < static_cast<int>(system_.joints().size()); ++j) {
     if (system_.joints()[j].body1 >= 0) blocks_of_body_[system_.joints()[j].body1].push_back({j, 0});
     if (system_.joints()[j].body2 >= 0) blocks_of_body_[system_.joints()[j].body2].push_back({j, 1});
@@ -117,9 +130,10 @@ ImpulseSimulator::ImpulseSimulator(std::shared_ptr<const Model> model)
   }
   limit_rates_.resize(joints_.size());
   free_.assign(system_.size(), 0);
-  W_.assign(n, Mat6::Zero());
-  now_.resize(n);
-  next_.resize(n);
+  W_.assign(total, Mat6::Zero());
+  now_.resize(total);
+  next_.resize(total);
+  prescribed_.resize(total);
   p_ = VecX::Zero(system_.size());
   h_ = model_->settings.dt;
   snapshots_.resize(kMaxHalvingDepth);
@@ -504,21 +518,21 @@ void ImpulseSimulator::check_finite() const {
     const RigidBody& b = bodies_[i];
     if (!b.c.allFinite() || !b.q.coeffs().allFinite() || !b.v.allFinite() || !b.omega.allFinite() ||
         b.c.norm() > 1e6 * scene_size_)
-      throw SimulationError("body '" + excerpt(model_->bodies[i].name) + "' diverged (state not finite or runaway)");
+      throw SimulationError("body '" + excerpt(model_->bodies[owner_[i]].name) + "' diverged (state not finite or runaway)");
   }
 }
 
 std::vector<BodyPose> ImpulseSimulator::poses() const {
   std::vector<BodyPose> out;
-  out.reserve(bodies_.size());
-  for (const RigidBody& b : bodies_) out.push_back(body_pose(b));
+  out.reserve(model_bodies_);
+  for (int i = 0; i < model_bodies_; ++i) out.push_back(body_pose(bodies_[i]));
   return out;
 }
 
 std::vector<BodyVelocity> ImpulseSimulator::velocities() const {
   std::vector<BodyVelocity> out;
-  out.reserve(bodies_.size());
-  for (const RigidBody& b : bodies_) out.push_back(body_velocity(b));
+  out.reserve(model_bodies_);
+  for (int i = 0; i < model_bodies_; ++i) out.push_back(body_velocity(bodies_[i]));
   return out;
 }
 

@@ -71,6 +71,9 @@ class ImpulseSimulator final : public Simulator {
 
   /// Symbolic analyses of A so far: one per kinematic graph (tests).
   int symbolic_analyses() const { return system_.symbolic_analyses(); }
+  /// Bodies and rows the system has after body splitting (tests, benchmarks).
+  int system_bodies() const { return static_cast<int>(bodies_.size()); }
+  int system_rows() const { return system_.size(); }
 
  private:
   /// A joint with a moving side, as the system sees it.
@@ -160,6 +163,8 @@ class ImpulseSimulator final : public Simulator {
   bool newton_active_ = false;
   std::vector<JointJacobian> Jhat1_, Jhat2_;  // per joint block: Ĵ of exact_newton.hpp
   double scene_size_ = 1.0;
+  int model_bodies_ = 0;                  // bodies_ holds the model's, then the parts of split bodies
+  std::vector<int> owner_;                // per body in bodies_: the model body it is (part of)
   CollisionDetection detection_;
   bool contacts_possible_ = false;        // a ground, or a pair of bodies that may touch
   std::vector<RigidContact> contacts_;

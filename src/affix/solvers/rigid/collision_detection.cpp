@@ -111,7 +111,7 @@ void CollisionDetection::detect(const std::vector<RigidPose>& poses, std::vector
   const Model& model = *m.model;
   out.clear();
   // Each body's rest frame at its pose: the origin at c − R c̄ (rigid_body.hpp).
-  for (std::size_t i = 0; i < poses.size(); ++i) {
+  for (std::size_t i = 0; i < m.objects.size(); ++i) {
     const RigidPose& pose = poses[i];
     m.objects[i]->setTransform(pose.R, pose.c - pose.R * model.bodies[i].center_of_mass);
     m.objects[i]->computeAABB();
@@ -123,7 +123,7 @@ void CollisionDetection::detect(const std::vector<RigidPose>& poses, std::vector
         out.push_back({body, -1, Vec3(lowest.x(), lowest.y(), 0.5 * (lowest.z() + height)), Vec3::UnitZ(),
                        height - lowest.z()});
     };
-    for (std::size_t i = 0; i < poses.size(); ++i) {
+    for (std::size_t i = 0; i < m.objects.size(); ++i) {
       const ModelBody& body = model.bodies[i];
       if (body.is_dirichlet()) continue;
       // A cheap reject: the whole body above the plane.

@@ -47,7 +47,8 @@ class CollisionDetection {
   CollisionDetection(CollisionDetection&&) noexcept;
   CollisionDetection& operator=(CollisionDetection&&) noexcept;
 
-  /// The contacts at these poses (model order; c the centre of mass, as RigidPose holds it), replacing
+  /// The contacts at these poses (model order, at least the model's bodies: a solver's extra bodies
+  /// after them are ignored; c the centre of mass, as RigidPose holds it), replacing
   /// `out` (its capacity is kept). Ground contacts come first, then body pairs with body1 < body2.
   /// `margin` (m) also reports ground contacts of points that are above the plane by less than it.
   void detect(const std::vector<RigidPose>& poses, std::vector<RigidContact>& out, double margin = 0.0);
