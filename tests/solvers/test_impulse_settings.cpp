@@ -55,17 +55,19 @@ TEST(ImpulseSettings, AnAbsentBlockGivesTheDefaults) {
   EXPECT_EQ(s.tikhonov, 1e-10);  // Tomcin 2014 §4
   EXPECT_EQ(s.integration, ImpulseIntegration::symplectic_euler);
   EXPECT_EQ(s.restitution, 0.0);
+  EXPECT_EQ(s.split_parts, 0);
 }
 
 TEST(ImpulseSettings, EveryFieldIsRead) {
   const ImpulseSettings s = read(json::parse(R"({ "position_tolerance": 1e-9, "max_iterations": 500,
                                                   "tikhonov": 1e-12, "integration": "velocity_verlet",
-                                                  "restitution": 0.5 })"));
+                                                  "restitution": 0.5, "split_parts": 3 })"));
   EXPECT_EQ(s.position_tolerance, 1e-9);
   EXPECT_EQ(s.max_iterations, 500);
   EXPECT_EQ(s.tikhonov, 1e-12);
   EXPECT_EQ(s.integration, ImpulseIntegration::velocity_verlet);
   EXPECT_EQ(s.restitution, 0.5);
+  EXPECT_EQ(s.split_parts, 3);
 }
 
 TEST(ImpulseSettings, BadValuesNameTheFileAndThePath) {
@@ -78,6 +80,8 @@ TEST(ImpulseSettings, BadValuesNameTheFileAndThePath) {
       {R"({ "integration": "rk4" })", "settings.impulse.integration"},
       {R"({ "restitution": 1.5 })", "settings.impulse.restitution"},
       {R"({ "restitution": -0.1 })", "settings.impulse.restitution"},
+      {R"({ "split_parts": -1 })", "settings.impulse.split_parts"},
+      {R"({ "split_parts": 1.5 })", "settings.impulse.split_parts"},
       {R"({ "tolerance": 1e-6 })", "settings.impulse.tolerance"},
   };
   for (const auto& [block, path] : cases) {
