@@ -167,6 +167,12 @@ TEST_F(GenerateTest, ImpulseMechanismsWithDefaultsAndOptions) {
   expect_refused({"peaucellier", "--angle", "30"}, {"--angle 30"});
   expect_refused({"rod-block", "--rod-mass", "0"}, {"--rod-mass 0"});
   expect_refused({"spider", "--legs", "0"}, {"--legs 0"});
+  const nlohmann::json lift = read_json(expect_generated_and_valid({"scissor-lift", "--segments", "3"}, "lift.json"));
+  EXPECT_EQ(lift["bodies"].size(), 8u);   // 2 bars per segment, base, platform
+  EXPECT_EQ(lift["joints"].size(), 11u);  // 3 hinges per segment, 2 at the platform
+  EXPECT_TRUE(lift.contains("ground"));
+  expect_refused({"scissor-lift", "--segments", "0"}, {"--segments 0"});
+  expect_refused({"scissor-lift", "--angle", "5"}, {"--angle 5"});
 }
 
 TEST_F(GenerateTest, SettingsOptionsReplaceTheFamilysOwn) {

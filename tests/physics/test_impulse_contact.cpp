@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "affix/scene/generate/scissor_lift.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -88,6 +89,31 @@ TEST(ImpulseContact, ALightSphereWeldedUnderAHeavyBoxBouncesThePairAsOneBody) {
   const double apex = apex_after_bounce(scene, 0, 2000) - (2 * r + 0.2);
   std::printf("welded pair, e = %.1f: the box rises to %.4f m, e^2 H = %.4f m\n", e, apex, e * e * H);
   EXPECT_NEAR(apex, e * e * H, 0.02);
+}
+
+TEST(ImpulseContact, TheScissorLiftDroppedOnItsBaseLandsWithoutFolding) {
+  // Tomcin 2014 Fig. 6a: 10 segments locked open, the base 0.4 m above the ground. Its contacts act on
+  // the base, coupled to the 32 hinges (160 rows, loops with redundant rows) above it.
+  const Scene scene = generate::scissor_lift({});
+  const auto model = test::compiled(scene, "impulse");
+  const auto sim = make_simulator(model);
+  const int base = *scene.body_index("base"), platform = *scene.body_index("platform");
+  const double height = sim->poses()[platform].p.z() - sim->poses()[base].p.z();
+  double worst_fold = 0.0, worst_gap = 0.0, worst_penetration = 0.0;
+  for (int n = 0; n < 200; ++n) {  // 2 s at h = 0.01 s
+    const StepStats stats = sim->step();
+    ASSERT_FALSE(stats.hit_iteration_cap) << "step " << n;
+    worst_penetration = std::max(worst_penetration, stats.max_penetration);
+    const std::vector<BodyPose> poses = sim->poses();
+    worst_fold = std::max(worst_fold, std::abs(poses[platform].p.z() - poses[base].p.z() - height));
+    worst_gap = std::max(worst_gap, test::max_anchor_gap(*model, sim->joint_records()));
+  }
+  std::printf("scissor lift: height change %.2e m, largest anchor gap %.2e m, deepest penetration %.2e m; base at "
+              "z = %.4f m\n", worst_fold, worst_gap, worst_penetration, sim->poses()[base].p.z());
+  EXPECT_NEAR(sim->poses()[base].p.z(), 0.05, 1e-3);  // landed: the base's centre at half its height
+  EXPECT_LT(worst_fold, 1e-3);   // folding would lower the platform by metres
+  EXPECT_LT(worst_gap, 1e-5);
+  EXPECT_LT(worst_penetration, 1e-3);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "affix/scene/generate/pile.hpp"
 #include "affix/scene/generate/pulley.hpp"
 #include "affix/scene/generate/rod_block.hpp"
+#include "affix/scene/generate/scissor_lift.hpp"
 #include "affix/scene/generate/spider.hpp"
 #include "affix/scene/generate/tree.hpp"
 #include "affix/scene/generate/wrecking_ball.hpp"
@@ -55,9 +56,10 @@ struct GenerateArgs {
   generate::PeaucellierOptions peaucellier;
   generate::RodBlockOptions rod_block;
   generate::SpiderOptions spider;
+  generate::ScissorLiftOptions scissor_lift;
 };
 
-constexpr const char* kKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball, peaucellier, rod-block, spider";
+constexpr const char* kKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball, peaucellier, rod-block, spider, scissor-lift";
 
 CLI::App* add_kind(CLI::App& generate, const char* name, const char* description) {
   CLI::App* kind = generate.add_subcommand(name, description);
@@ -112,6 +114,9 @@ void add_kinds(CLI::App& generate, GenerateArgs& a) {
   rod_block->add_option("--block-mass", a.rod_block.block_mass, "Mass of the block (kg)")->capture_default_str();
   CLI::App* spider = add_kind(generate, "spider", "A body carrying many two-part legs (impulse solver)");
   spider->add_option("--legs", a.spider.legs, "Number of legs")->capture_default_str();
+  CLI::App* lift = add_kind(generate, "scissor-lift", "A scissor lift locked open, dropped 0.4 m (impulse solver)");
+  lift->add_option("--segments", a.scissor_lift.segments, "Number of X segments")->capture_default_str();
+  lift->add_option("--angle", a.scissor_lift.angle_deg, "Bar angle from the horizontal (degrees)")->capture_default_str();
 }
 
 Scene build(const std::string& kind, const GenerateArgs& a) {
@@ -133,6 +138,7 @@ Scene build(const std::string& kind, const GenerateArgs& a) {
   if (kind == "peaucellier") return generate::peaucellier(a.peaucellier);
   if (kind == "rod-block") return generate::rod_block(a.rod_block);
   if (kind == "spider") return generate::spider(a.spider);
+  if (kind == "scissor-lift") return generate::scissor_lift(a.scissor_lift);
   generate::WreckingBallOptions options = a.wrecking_ball;
   if (a.wrecking_variant) {
     const generate::WreckingBallVariant variant = generate::parse_wrecking_ball_variant(*a.wrecking_variant);
