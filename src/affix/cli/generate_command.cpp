@@ -1,6 +1,6 @@
 // `affix generate KIND [options] --out FILE`: writes a scene file of one of the families that users and
 // benchmarks need (chain, net, tree, pulley, pile, drop, wrecking-ball, and the impulse solver's
-// mechanisms peaucellier, rod-block, spider), built by scene/generate/ and written
+// mechanisms peaucellier, rod-block, spider, scissor-lift), built by scene/generate/ and written
 // with save_scene. Each kind is a subcommand owning its options; --out and the settings options belong
 // to `generate` and are reachable after the kind (CLI11 fallthrough).
 #include <CLI/CLI.hpp>
