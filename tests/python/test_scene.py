@@ -68,15 +68,29 @@ def test_generate_builds_the_cli_families():
     assert len(affix.generate("wrecking-ball", blocks=3).body_names) > 3
 
 
+def test_generate_has_every_kind_and_option_of_the_command_line():
+    # One option table for both: the impulse mechanisms, --link, --variant and the --free-ball flag.
+    assert len(affix.generate("peaucellier").body_names) == 7
+    assert len(affix.generate("spider", legs=4).body_names) == 1 + 2 * 4
+    box = affix.generate("chain", links=2, link="box").to_dict()["bodies"][0]["shape"]
+    assert "box" in box
+    roped = affix.generate("wrecking-ball", variant="light")
+    thrown = affix.generate("wrecking-ball", variant="light", free_ball=True)
+    assert len(thrown.body_names) < len(roped.body_names)  # no rope links
+    assert len(thrown.joint_names) == 0 < len(roped.joint_names)
+
+
 @pytest.mark.parametrize(
     "kind, options, says",
     [
-        ("rope", {}, "generate: unknown kind 'rope' (expected one of: chain, net, tree, pulley, pile, drop, wrecking-ball)"),
-        ("chain", {"link": 3}, "generate chain: link: unknown option"),
-        ("chain", {"links": 2.5}, "generate chain: links: expected a whole number"),
+        ("rope", {}, "generate: unknown kind 'rope' (expected one of: chain, net, tree, pulley, pile, drop, wrecking-ball, peaucellier"),
+        ("chain", {"colour": 3}, "generate chain: The following argument was not expected: --colour"),
+        ("chain", {"links": 2.5}, "generate chain: Could not convert: --links = 2.5"),
+        ("chain", {"links": [3]}, "generate chain: links: expected a number, a str or a bool, got [3]"),
+        ("wrecking-ball", {"variant": "light", "blocks": 3}, "--variant light: sets the blocks itself"),
         ("chain", {"links": 0}, "--links 0: expected a whole number from 1"),
         ("chain", {"joint": "weld"}, "weld"),
-        ("chain", {"dt": -1.0}, "settings.dt"),
+        ("chain", {"dt": -1.0}, "--dt -1: expected a number > 0"),
     ],
 )
 def test_generate_refuses_bad_options(kind, options, says):

@@ -10,7 +10,7 @@ namespace CLI {
 class App;
 }
 
-#include "affix/cli/overrides.hpp"
+#include "affix/app/settings_overrides.hpp"
 
 namespace affix::cli {
 

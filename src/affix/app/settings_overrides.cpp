@@ -1,4 +1,4 @@
-#include "affix/cli/overrides.hpp"
+#include "affix/app/settings_overrides.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "affix/scene/time_steps.hpp"
 #include "affix/solvers/registry.hpp"
 
-namespace affix::cli {
+namespace affix {
 
 namespace {
 
@@ -69,4 +69,4 @@ void apply_overrides(const SettingsOverrides& overrides, Settings& settings) {
   require_within_limits(overrides, settings);
 }
 
-}  // namespace affix::cli
+}  // namespace affix

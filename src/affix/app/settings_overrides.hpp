@@ -8,7 +8,7 @@
 
 #include "affix/scene/scene.hpp"
 
-namespace affix::cli {
+namespace affix {
 
 struct SettingsOverrides {
   std::optional<std::string> solver;  ///< --solver
@@ -20,4 +20,4 @@ struct SettingsOverrides {
 /// (`--dt 0.1: settings.output_fps 100 exceeds 1/dt = 10`) when the result breaks a rule.
 void apply_overrides(const SettingsOverrides& overrides, Settings& settings);
 
-}  // namespace affix::cli
+}  // namespace affix
