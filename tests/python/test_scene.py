@@ -72,6 +72,7 @@ def test_generate_has_every_kind_and_option_of_the_command_line():
     # One option table for both: the impulse mechanisms, --link, --variant and the --free-ball flag.
     assert len(affix.generate("peaucellier").body_names) == 7
     assert len(affix.generate("spider", legs=4).body_names) == 1 + 2 * 4
+    assert len(affix.generate("scissor-lift", segments=2, angle=45).body_names) == 2 * 2 + 2
     box = affix.generate("chain", links=2, link="box").to_dict()["bodies"][0]["shape"]
     assert "box" in box
     roped = affix.generate("wrecking-ball", variant="light")
