@@ -16,13 +16,7 @@ namespace {
 
 constexpr double kG = 9.81;
 
-BodyDef sphere_body(const std::string& name, double radius, const Vec3& position) {
-  BodyDef b;
-  b.name = name;
-  b.shape = SphereShape{radius, 24};
-  b.position = position;
-  return b;
-}
+using test::sphere_body;
 
 /// Highest z of body `index`'s origin after its first bounce, for a scene dropped from rest.
 double apex_after_bounce(const Scene& scene, int index, int steps) {

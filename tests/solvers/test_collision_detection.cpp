@@ -13,13 +13,7 @@
 namespace affix {
 namespace {
 
-BodyDef sphere_body(const std::string& name, double radius, const Vec3& position) {
-  BodyDef b;
-  b.name = name;
-  b.shape = SphereShape{radius, 24};
-  b.position = position;
-  return b;
-}
+using test::sphere_body;
 
 /// Poses with each body's origin at `origins` and rotation R (centre of mass = origin for these
 /// centred shapes).

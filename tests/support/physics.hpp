@@ -31,6 +31,14 @@ inline BodyDef box_body(const std::string& name, const Vec3& size, const Vec3& p
   return b;
 }
 
+inline BodyDef sphere_body(const std::string& name, double radius, const Vec3& position) {
+  BodyDef b;
+  b.name = name;
+  b.shape = SphereShape{radius, 24};
+  b.position = position;
+  return b;
+}
+
 inline Scene scene_with(std::vector<BodyDef> bodies, double dt, std::optional<Ground> ground = Ground{}) {
   Scene s;
   s.name = "test";
