@@ -12,12 +12,14 @@ packages=(
   libcli11-dev           # command line
   libtinyobjloader-dev   # OBJ meshes
   libfcl-dev             # collision detection of the impulse solver (FCL, with libccd)
+  libassimp-dev          # STL, DAE, PLY, OFF meshes (scene files and imported URDF/MJCF meshes)
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev       # bench/
   libosmesa6-dev libpng-dev ffmpeg   # affix render: offscreen OpenGL, PNG frames, GIF/MP4
   libhdf5-dev            # trajectory.h5, the binary trajectory of large runs (affix run --format hdf5)
   libmujoco-dev          # affix import: MJCF/URDF compiled by MuJoCo's own compiler (mj_loadXML)
   libmujoco-samples      # the MJCF models the import tests run (/usr/share/mujoco/model)
+  libtinyxml2-dev        # affix import: URDF meshes MuJoCo cannot open, rewritten for its virtual file system
   chromium               # the viewer page's browser test (headless)
   pybind11-dev python3-dev python3-numpy   # the Python module (cmake/python.cmake), for /usr/bin/python3
   python3-pytest         # its tests (tests/python, run by ctest)

@@ -1,5 +1,5 @@
 // Models nobody here wrote, imported and simulated: the MJCF samples of Debian's libmujoco-samples
-// (humanoid, slider_crank, humanoid100) and a UR5 written from Universal Robots' published dimensions
+// (humanoid, slider_crank, humanoid100, and the mug's mesh made to collide) and a UR5 written from Universal Robots' published dimensions
 // (tests/data/ur5/ur5.urdf). Each imports, passes what `affix validate` checks, and runs with the ipc
 // solver with its joint limits kept and no interpenetration, measured from the poses; the humanoid's
 // mass properties match MuJoCo's own compiled model, read here independently.
@@ -191,6 +191,38 @@ TEST(ImportModels, Ur5UrdfKeepsItsPublishedMassesAndSwingsDown) {
   EXPECT_LE(facts.worst_limit_excess, 1e-4);
   EXPECT_LT(facts.max_anchor_gap, 1e-3);
   EXPECT_GT(facts.lowest_drop, 0.05);  // the arm, level at qpos0, swings down under gravity
+}
+
+// The mug sample's mesh (mug/mug.obj, 24,544 triangles, per-face texture corners) as the mug's one
+// colliding geom, instead of the sample's boxes (examples/import/mug_mesh.xml): imported from MuJoCo's compiled mesh, placed 1 cm
+// above the floor and dropped, it lands and rests on the floor without passing it.
+TEST(ImportModels, MugMeshImportsAndLandsOnTheFloor) {
+  const auto file = std::filesystem::path(AFFIX_SOURCE_DIR) / "examples/import/mug_mesh.xml";
+  const ImportedModel imported = import_model_report(file);
+  Scene scene = for_ipc(imported.scene);
+  BodyDef& mug = scene.bodies.at(static_cast<std::size_t>(*scene.body_index("mug")));
+  const auto& part = std::get<CompoundShape>(mug.shape).parts.at(0);
+  const auto& mesh = std::get<MeshShape>(part.shape);
+  std::cout << "mug: " << mesh.vertices.size() << " vertices, " << mesh.triangles.size() << " triangles; " << imported.unmapped.text() << "\n";
+  const auto lowest = [&](const BodyPose& pose) {
+    double z = 1e300;
+    for (const Vec3& v : mesh.vertices) {
+      const Vec3 rest = part.position + part.rotation * v.cwiseProduct(part.scale);
+      z = std::min(z, (pose.A * rest + pose.p).z());
+    }
+    return z;
+  };
+  const Mat3 R = mug.rotation.toRotationMatrix();
+  mug.position.z() += 0.01 - lowest({mug.position, R});
+  auto model = std::make_shared<const Model>(compile(scene));
+  auto sim = make_simulator(model);
+  double min_distance = 1e300;
+  for (int s = 0; s < 40; ++s) min_distance = std::min(min_distance, sim->step().min_distance);  // 0.2 s
+  const double rest = lowest(sim->poses()[static_cast<std::size_t>(*scene.body_index("mug"))]);
+  std::cout << "mug lowest point after 0.2 s: " << rest << " m, closest approach " << min_distance << " m\n";
+  EXPECT_GT(min_distance, 0.0);
+  EXPECT_GT(rest, 0.0);
+  EXPECT_LT(rest, 2e-3);  // on the floor, within a few barrier widths d̂ = 1 mm
 }
 
 }  // namespace

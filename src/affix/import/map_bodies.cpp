@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "affix/error.hpp"
+#include "affix/import/map_mesh.hpp"
 
 namespace affix {
 namespace {
@@ -26,7 +27,7 @@ std::optional<ShapePart> geom_part(const mjModel& m, int g, Unmapped& unmapped) 
       part.shape = SphereShape{1.0, kImportResolution};
       part.scale = mj_vec(size);
       break;
-    case mjGEOM_MESH: unmapped.add("mesh geoms"); return std::nullopt;
+    case mjGEOM_MESH: part.shape = mujoco_mesh(m, m.geom_dataid[g], unmapped); break;
     case mjGEOM_HFIELD: unmapped.add("height-field geoms"); return std::nullopt;
     default: unmapped.add("planes on moving bodies"); return std::nullopt;
   }

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <set>
 
 #include "affix/error.hpp"
+#include "affix/geometry/mass_properties.hpp"
+#include "affix/geometry/mesh_file.hpp"
 
 namespace affix {
 namespace {
@@ -22,6 +25,26 @@ class JointNames {
  private:
   std::set<std::string> used_;
 };
+
+/// A limited ball: MuJoCo bounds the angle θ of the joint's whole rotation (its quaternion from qpos0),
+/// θ ≤ range[1] (range[0] is unused), a cone about every axis at once. affix's nearest joint is the
+/// cone_twist, R = R_z(swing2)·R_y(swing1)·R_x(twist), each angle in its own range: twist, swing1 and
+/// swing2 in [−r, r] hold any rotation about one of the frame's axes exactly as MuJoCo does, and admit
+/// combined rotations up to √3·r where MuJoCo stops at r. The frame's x is the joint's `axis` (MuJoCo
+/// ignores it for a ball; default z). Beyond r = 180° MuJoCo bounds nothing: the joint stays a ball.
+/// swing1 passes the gimbal at ±90°, so it is held to kMaxSwing1 there.
+void ball_cone(double r, JointDef& def) {
+  constexpr double kMaxSwing1 = 89.0 * std::numbers::pi / 180.0;
+  if (!(r > 0.0) || r >= std::numbers::pi) return;
+  def.type = JointType::cone_twist;
+  const Vec3 x = def.axis.normalized(), y = x.unitOrthogonal();
+  def.frame.col(0) = x;
+  def.frame.col(1) = y;
+  def.frame.col(2) = x.cross(y);
+  def.twist_limits = AngleRange{-r, r};
+  def.swing1_limits = AngleRange{-std::min(r, kMaxSwing1), std::min(r, kMaxSwing1)};
+  def.swing2_limits = AngleRange{-r, r};
+}
 
 /// Limits in affix are measured from the initial configuration, MuJoCo's from qpos = 0; the import
 /// starts at qpos0, so a range [lo, hi] becomes [lo − qpos0, hi − qpos0].
@@ -43,6 +66,7 @@ JointDef joint_def(const ImportContext& ctx, int j) {
       break;
     default:  // ball (free joints make no joint)
       def.type = JointType::ball;
+      if (m.jnt_limited[j]) ball_cone(m.jnt_range[2 * j + 1], def);
       break;
   }
   return def;
@@ -55,7 +79,11 @@ void count_unmapped(const mjModel& m, int j, Unmapped& unmapped) {
   if (m.dof_damping[dof] != 0.0) unmapped.add("joint damping");
   if (m.dof_armature[dof] != 0.0) unmapped.add("joint armature");
   if (m.dof_frictionloss[dof] != 0.0) unmapped.add("joint friction loss");
-  if (m.jnt_type[j] == mjJNT_BALL && m.jnt_limited[j]) unmapped.add("ball-joint cone limits");
+  if (m.jnt_type[j] == mjJNT_BALL && m.jnt_limited[j]) {
+    const double r = m.jnt_range[2 * j + 1];
+    if (r >= 0.5 * std::numbers::pi && r < std::numbers::pi)
+      unmapped.add("ball-joint ranges of 90° or more (held below 89° about the cone_twist frame's y)");
+  }
 }
 
 /// The volume of a compound's parts by their smooth formulas (overlaps counted twice): a scale for
@@ -70,6 +98,8 @@ double parts_volume(const CompoundShape& compound) {
       volume += scale * (pi * s->radius * s->radius * s->length + 4.0 / 3.0 * pi * std::pow(s->radius, 3));
     if (const auto* s = std::get_if<CylinderShape>(&part.shape)) volume += scale * pi * s->radius * s->radius * s->length;
     if (const auto* s = std::get_if<BoxShape>(&part.shape)) volume += scale * s->size.prod();
+    if (const auto* s = std::get_if<MeshShape>(&part.shape); s && s->file.empty())
+      volume += scale * std::abs(mass_properties(inline_mesh(s->vertices, s->triangles)).volume);
   }
   return volume;
 }
@@ -94,6 +124,11 @@ BodyDef virtual_link(const BodyDef& body, const Vec3& anchor, int k) {
       if (const auto* s = std::get_if<CapsuleShape>(&part.shape)) radius = std::min(radius, 0.5 * s->radius);
       if (const auto* s = std::get_if<CylinderShape>(&part.shape)) radius = std::min(radius, 0.5 * s->radius);
       if (const auto* s = std::get_if<BoxShape>(&part.shape)) radius = std::min(radius, 0.25 * s->size.minCoeff());
+      if (const auto* s = std::get_if<MeshShape>(&part.shape); s && !s->vertices.empty()) {
+        Vec3 lo = s->vertices.front(), hi = lo;
+        for (const Vec3& v : s->vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+        radius = std::min(radius, 0.25 * (hi - lo).cwiseProduct(part.scale).minCoeff());
+      }
     }
   }
   if (!std::isfinite(radius)) radius = 0.01;
@@ -106,6 +141,35 @@ BodyDef virtual_link(const BodyDef& body, const Vec3& anchor, int k) {
   link.rotation = body.rotation;
   link.collision = {0, 0};
   return link;
+}
+
+/// A weld's target pose: eq_data[3..5] is body2's origin in body1's frame and eq_data[6..9] its
+/// orientation, q₁⁻¹q₂ (MuJoCo 2.2.2, fills them from qpos0 when the file gives no `relpose`). affix's
+/// fixed joint holds the relative pose the bodies start in, so a weld that asks for another one is
+/// refused rather than imported as something else.
+void check_weld_relpose(const ImportContext& ctx, int e) {
+  const mjModel& m = ctx.mj.model();
+  const int b1 = m.eq_obj1id[e], b2 = m.eq_obj2id[e];
+  const Quat q1 = ctx.mj.body_rotation(b1), q2 = ctx.mj.body_rotation(b2);
+  const Vec3 start_pos = q1.conjugate() * (ctx.mj.body_position(b2) - ctx.mj.body_position(b1));
+  const Quat start_rot = q1.conjugate() * q2;
+  const mjtNum* data = m.eq_data + mjNEQDATA * e;
+  const Vec3 rel_pos = mj_vec(data + 3);
+  const Quat rel_rot = mj_quat(data + 6);
+  const double distance = (rel_pos - start_pos).norm(), angle = rel_rot.angularDistance(start_rot);
+  constexpr double kTolerance = 1e-6;  // m and rad: a relpose written out by hand to six digits passes
+  if (distance <= kTolerance && angle <= kTolerance) return;
+  const auto fmt = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return std::string(text);
+  };
+  throw InputError(ctx.scene.file.string() + ": equality '" + ctx.mj.name(mjOBJ_EQUALITY, e, "equality") +
+                   "' (weld of '" + ctx.mj.name(mjOBJ_BODY, b1, "body") + "' and '" +
+                   ctx.mj.name(mjOBJ_BODY, b2, "body") + "'): its relpose differs from the bodies' relative pose at qpos0 by " +
+                   fmt(distance) + " m and " + fmt(angle * 180.0 / std::numbers::pi) +
+                   "°; expected a weld that holds the pose the bodies start in (affix's fixed joint holds the "
+                   "initial relative pose): place the bodies in that pose or leave relpose out");
 }
 
 }  // namespace
@@ -171,6 +235,7 @@ void map_equalities(ImportContext& ctx) {
       continue;
     }
     int b1 = m.eq_obj1id[e], b2 = m.eq_obj2id[e];
+    if (m.eq_type[e] == mjEQ_WELD) check_weld_relpose(ctx, e);
     // eq_data[0..2]: connect's anchor in body1's frame. A weld holds the pose the bodies start in.
     const Vec3 local = mj_vec(m.eq_data + mjNEQDATA * e);
     const Vec3 anchor = ctx.mj.body_position(b1) + ctx.mj.body_rotation(b1) * local;

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "affix/error.hpp"
+#include "affix/import/urdf_meshes.hpp"
 
 namespace affix {
 namespace {
@@ -21,12 +22,14 @@ void collect_warning(const char* message) {
 
 MujocoModel::MujocoModel(const std::filesystem::path& file) {
   std::array<char, 1024> error{};
+  // A URDF whose meshes MuJoCo cannot open itself compiles from a rewritten copy (urdf_meshes.hpp).
+  const VfsPtr vfs = urdf_mesh_files(file);
   {
     const std::lock_guard lock(load_mutex);
     auto* const previous = mju_user_warning;
     collecting = &warnings_;
     mju_user_warning = collect_warning;
-    model_.reset(mj_loadXML(file.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
+    model_.reset(mj_loadXML(file.c_str(), vfs.get(), error.data(), static_cast<int>(error.size())));
     mju_user_warning = previous;
     collecting = nullptr;
   }

@@ -45,10 +45,11 @@ double seconds_since(Clock::time_point start) {
 std::vector<fs::path> scene_inputs(const Scene& scene) {
   std::vector<fs::path> inputs{scene.file};
   for (const BodyDef& body : scene.bodies) {
-    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) inputs.push_back(mesh->file);
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape); mesh && !mesh->file.empty()) inputs.push_back(mesh->file);
     if (const auto* compound = std::get_if<CompoundShape>(&body.shape)) {
       for (const ShapePart& part : compound->parts)
-        if (const auto* mesh = std::get_if<MeshShape>(&part.shape)) inputs.push_back(mesh->file);
+        if (const auto* mesh = std::get_if<MeshShape>(&part.shape); mesh && !mesh->file.empty())
+          inputs.push_back(mesh->file);
     }
   }
   return inputs;

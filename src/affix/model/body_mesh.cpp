@@ -5,7 +5,7 @@
 
 #include "affix/error.hpp"
 #include "affix/geometry/mesh_validation.hpp"
-#include "affix/geometry/obj_loader.hpp"
+#include "affix/geometry/mesh_file.hpp"
 #include "affix/geometry/primitives.hpp"
 
 namespace affix {
@@ -23,7 +23,9 @@ struct Mesher {
   TriangleMesh operator()(const TorusShape& s) const {
     return make_torus(s.major, s.minor, s.resolution);
   }
-  TriangleMesh operator()(const MeshShape& s) const { return load_obj(s.file, s.scale); }
+  TriangleMesh operator()(const MeshShape& s) const {
+    return s.file.empty() ? inline_mesh(s.vertices, s.triangles, s.scale) : load_mesh_file(s.file, s.scale);
+  }
   /// The parts' surfaces side by side, each x̄ = position + rotation · (scale ⊙ x̄_part): a positive
   /// per-axis scale keeps every part closed and outward-facing, so the union of disjoint closed
   /// surfaces is a valid solid for every check that follows (overlaps are not detected, as
@@ -69,6 +71,7 @@ struct TriangleCounter {
 
 std::string shape_key(const Shape& shape) {
   static const char* keys[] = {"box", "sphere", "capsule", "cylinder", "torus", "mesh.file", "compound"};
+  if (const auto* mesh = std::get_if<MeshShape>(&shape); mesh && mesh->file.empty()) return "mesh";
   return keys[shape.index()];
 }
 

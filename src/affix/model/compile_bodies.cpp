@@ -97,6 +97,11 @@ std::string shape_key(const Shape& shape) {
           add(s.scale.x()), add(s.scale.y()), add(s.scale.z());
           key += s.file.string();
           key += '\0';  // ends the name, so that a compound's next part cannot extend it
+          if (s.file.empty()) {  // inline: the counts, then every number
+            add(s.vertices.size()), add(s.triangles.size());
+            for (const Vec3& v : s.vertices) add(v.x()), add(v.y()), add(v.z());
+            for (const auto& t : s.triangles) add(t);
+          }
         } else if constexpr (std::is_same_v<S, CompoundShape>) {
           add(s.parts.size());
           for (const ShapePart& part : s.parts) {

@@ -72,9 +72,13 @@ struct TorusShape {           ///< in the body xy-plane
   double minor = 0.25;
   int resolution = 24;        ///< segments around the major circle (minor circle: half as many)
 };
+/// A triangle mesh from a file (OBJ, or STL, DAE, PLY, OFF through Assimp) or given inline (an
+/// imported model's compiled mesh): exactly one of `file` and `vertices` + `triangles` is set.
 struct MeshShape {
-  std::filesystem::path file;    ///< resolved against the scene file's directory
+  std::filesystem::path file;    ///< resolved against the scene file's directory; empty: inline
   Vec3 scale{1.0, 1.0, 1.0};
+  std::vector<Vec3> vertices;                  ///< inline form: the shape's own coordinates (m)
+  std::vector<std::array<int, 3>> triangles;   ///< inline form: 0-based, counter-clockwise seen from outside
 };
 
 struct ShapePart;

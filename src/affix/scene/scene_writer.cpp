@@ -54,6 +54,12 @@ json shape_json(const Shape& shape, const std::filesystem::path& base_dir) {
       return {{"torus", {{"major", s.major}, {"minor", s.minor}}}, {"resolution", s.resolution}};
     }
     json operator()(const MeshShape& s) const {
+      if (s.file.empty()) {
+        json vertices = json::array(), triangles = json::array();
+        for (const Vec3& v : s.vertices) vertices.push_back(vec(v));
+        for (const auto& t : s.triangles) triangles.push_back({t[0], t[1], t[2]});
+        return {{"mesh", {{"vertices", vertices}, {"triangles", triangles}, {"scale", vec(s.scale)}}}};
+      }
       return {
           {"mesh", {{"file", relative_path(s.file, base_dir).generic_string()}, {"scale", vec(s.scale)}}}};
     }

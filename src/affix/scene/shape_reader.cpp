@@ -1,5 +1,6 @@
 #include "affix/scene/shape_reader.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -77,10 +78,57 @@ TorusShape read_torus(const JsonReader& value, const std::optional<JsonReader>& 
   return torus;
 }
 
+/// `vertices`: an array of [x, y, z] (read without a JsonReader per number: an imported mesh has
+/// thousands; a bad element is re-read through one for the message).
+std::vector<Vec3> read_vertices(const JsonReader& value) {
+  if (!value.json().is_array() || value.json().empty()) value.expected("a non-empty array of [x, y, z] points");
+  std::vector<Vec3> out;
+  out.reserve(value.json().size());
+  for (std::size_t i = 0; i < value.json().size(); ++i) {
+    const nlohmann::json& v = value.json()[i];
+    const bool ok = v.is_array() && v.size() == 3 && v[0].is_number() && v[1].is_number() && v[2].is_number();
+    Vec3 p = ok ? Vec3(v[0].get<double>(), v[1].get<double>(), v[2].get<double>()) : Vec3::Zero();
+    if (!ok || !p.allFinite()) p = value.element(i).vec3();
+    out.push_back(p);
+  }
+  return out;
+}
+
+/// `triangles`: an array of [i, j, k], 0-based indices into `vertices`.
+std::vector<std::array<int, 3>> read_triangles(const JsonReader& value, std::size_t vertex_count) {
+  if (!value.json().is_array() || value.json().empty()) value.expected("a non-empty array of [i, j, k] vertex indices");
+  std::vector<std::array<int, 3>> out;
+  out.reserve(value.json().size());
+  const std::string what = "an array of 3 integers from 0 to " + std::to_string(vertex_count - 1) +
+                           " (0-based indices into vertices)";
+  for (std::size_t t = 0; t < value.json().size(); ++t) {
+    const nlohmann::json& f = value.json()[t];
+    if (!f.is_array() || f.size() != 3) value.element(t).expected(what);
+    std::array<int, 3> tri{};
+    for (int k = 0; k < 3; ++k) {
+      const nlohmann::json& i = f[static_cast<std::size_t>(k)];
+      if (!i.is_number_integer() || i.get<std::int64_t>() < 0 ||
+          i.get<std::int64_t>() >= static_cast<std::int64_t>(vertex_count)) {
+        value.element(t).expected(what);
+      }
+      tri[static_cast<std::size_t>(k)] = static_cast<int>(i.get<std::int64_t>());
+    }
+    out.push_back(tri);
+  }
+  return out;
+}
+
 MeshShape read_mesh(const JsonReader& value, const std::filesystem::path& scene_dir) {
-  const ObjectReader obj(value, {"file", "scale"}, "a mesh");
+  const ObjectReader obj(value, {"file", "scale", "vertices", "triangles"}, "a mesh");
   MeshShape mesh;
-  mesh.file = (scene_dir / obj.at("file").non_empty_string()).lexically_normal();
+  const bool inline_mesh = obj.has("vertices") || obj.has("triangles");
+  if (inline_mesh == obj.has("file")) value.expected("either file or vertices and triangles");
+  if (inline_mesh) {
+    mesh.vertices = read_vertices(obj.at("vertices"));
+    mesh.triangles = read_triangles(obj.at("triangles"), mesh.vertices.size());
+  } else {
+    mesh.file = (scene_dir / obj.at("file").non_empty_string()).lexically_normal();
+  }
   if (auto scale = obj.find("scale")) {
     mesh.scale = scale->json().is_number() ? Vec3::Constant(scale->positive()) : positive_vec3(*scale);
   }
