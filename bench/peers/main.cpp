@@ -72,11 +72,16 @@ std::string header(bool quick, double budget, const std::string& load_at_start) 
     << "- Measures, all computed from the bodies' poses by one piece of code (bench/peers/measures.hpp): "
        "ms/step is the median wall time of the engine's step call; joint gap the largest distance between a "
        "joint's two anchors as its bodies carry them; body pen. and ground pen. the largest penetration depth "
-       "between bodies and into the ground (exact for boxes and spheres); energy drift (E_end − E_0) over the most "
+       "between bodies and into the ground (exact for boxes, spheres and capsules); energy drift (E_end − E_0) over the most "
        "energy in motion or released at any step (−1: all of it dissipated, 0: conserved, > 0: energy made); "
        "intact: a complete run with joint gap < 1 mm, penetrations < 1 cm and no blow-up (so far: the same for "
        "the steps a partial run made); the last column divides an affix solver's ms/step by the fastest intact "
-       "peer's.\n";
+       "peer's.\n"
+    << "- Statuses: complete; partial (the budget reached, or killed in a step or in setup past its limit); blew up "
+       "(a non-finite or far-away body, or the engine's own verdict: MuJoCo's instability check, an affix "
+       "solver's SimulationError); refused (the engine cannot translate or run what the scene asks, with the JSON "
+       "path); cannot run (an affix solver whose SolverCapabilities lack the contact a contact scene is about; not "
+       "started); failed (an error or a crash).\n";
   return s.str();
 }
 
