@@ -59,8 +59,8 @@ bench: deps
 	@cd $(RELEASE_DIR) && ctest --output-on-failure -L bench
 
 # The side-by-side benchmark (bench/peers/README.md): installs the peers' Debian packages, builds the
-# harness and runs every scene in every engine (about 30 minutes on two cores), writing
-# docs/benchmarks.md. QUICK=1: the smallest scene of each family (a few minutes; the `bench` ctest),
+# harness and runs every scene in every engine (about 11 minutes on two cores), writing
+# docs/benchmarks.md. QUICK=1: the smallest scene of each family and the Peaucellier linkage (under a minute; the `bench` ctest),
 # written to out/benchmarks_quick.md so that the committed page stays the full run.
 PEERS_FLAGS := $(if $(QUICK),--quick --out out/benchmarks_quick.md,--out docs/benchmarks.md)
 bench-peers: deps

@@ -3,8 +3,9 @@
 // btDiscreteDynamicsWorld with btSequentialImpulseConstraintSolver at its defaults (10 iterations,
 // split impulse off, ERP 0.2, sleeping on), each body a btRigidBody with a btBoxShape or btSphereShape,
 // ball joints btPoint2PointConstraint and hinges btHingeConstraint with collisions between the joined
-// bodies disabled (collide_connected false). Translation choices: bench/peers/README.md.
-#include <btBulletDynamicsCommon.h>
+// bodies disabled (collide_connected false); the scene's collision filters by ModelOverlapFilter.
+// Translation choices: bench/peers/README.md.
+#include "bullet_common.hpp"
 
 #include <cmath>
 #include <memory>
@@ -18,20 +19,16 @@ namespace affix::peers {
 
 namespace {
 
-btVector3 bt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
-
-btMatrix3x3 bt(const Mat3& m) {
-  return {m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2), m(2, 0), m(2, 1), m(2, 2)};
-}
-
 class BulletEngine final : public Engine {
  public:
   explicit BulletEngine(const BenchInput& input)
       : dispatcher_(&configuration_),
         world_(&dispatcher_, &broadphase_, &solver_, &configuration_),
+        filter_(input.model),
         h_(input.model.settings.dt) {
     const Model& model = input.model;
     require_primitives(input.scene);
+    if (has_collision_filters(model)) world_.getPairCache()->setOverlapFilterCallback(&filter_);
     world_.setGravity(bt(model.settings.gravity));
     if (model.ground) {
       auto shape = std::make_unique<btStaticPlaneShape>(btVector3(0, 0, 1), model.ground->height);
@@ -72,13 +69,7 @@ class BulletEngine final : public Engine {
     if (body.kinematic) {
       throw InputError("bodies[" + std::to_string(index) + "].kinematic: bench/peers drives no prescribed motion");
     }
-    const Primitive shape = *primitive_of(def);
-    std::unique_ptr<btCollisionShape> collision;
-    if (shape.kind == Primitive::Kind::box) {
-      collision = std::make_unique<btBoxShape>(bt(shape.half));
-    } else {
-      collision = std::make_unique<btSphereShape>(shape.radius);
-    }
+    std::unique_ptr<btCollisionShape> collision = bullet_shape(*primitive_of(def));
     // Bullet's body frame is the centre of mass on the principal axes; a centred box or sphere has both
     // at its origin and rest axes, so the model's inertia is diagonal there.
     const double mass = body.fixed ? 0.0 : body.mass;
@@ -87,6 +78,7 @@ class BulletEngine final : public Engine {
     info.m_startWorldTransform = btTransform(bt(body.rotation), bt(body.position));
     info.m_friction = std::sqrt(body.friction);
     auto rigid = std::make_unique<btRigidBody>(info);
+    rigid->setUserIndex(static_cast<int>(index));  // for ModelOverlapFilter
     rigid->setLinearVelocity(bt(body.velocity));
     rigid->setAngularVelocity(bt(body.angular_velocity));
     world_.addRigidBody(rigid.get());
@@ -119,6 +111,7 @@ class BulletEngine final : public Engine {
   btDbvtBroadphase broadphase_;
   btSequentialImpulseConstraintSolver solver_;
   btDiscreteDynamicsWorld world_;
+  ModelOverlapFilter filter_;
   double h_;
   std::size_t ground_offset_ = 0;
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;

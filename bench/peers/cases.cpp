@@ -1,8 +1,10 @@
 #include "cases.hpp"
 
 #include "affix/math/number_text.hpp"
+#include "affix/scene/scene_loader.hpp"
 #include "affix/scene/generate/chain.hpp"
 #include "affix/scene/generate/net.hpp"
+#include "affix/scene/generate/peaucellier.hpp"
 #include "affix/scene/generate/pile.hpp"
 #include "affix/scene/generate/wrecking_ball.hpp"
 
@@ -41,7 +43,7 @@ std::vector<BenchCase> bench_cases(bool quick) {
   const std::vector<long long> piles = quick ? std::vector<long long>{10} : std::vector<long long>{10, 100, 1000};
   for (const long long k : piles) {
     cases.push_back({"pile", "K = " + std::to_string(k), "affix generate pile --boxes " + std::to_string(k),
-                     [k] { return timed(pile({.boxes = k}), 0.01, kDuration); }});
+                     [k] { return timed(pile({.boxes = k}), 0.01, kDuration); }, false, true});
   }
   const std::vector<WreckingBallVariant> variants =
       quick ? std::vector<WreckingBallVariant>{WreckingBallVariant::light}
@@ -58,9 +60,20 @@ std::vector<BenchCase> bench_cases(bool quick) {
                          return timed(wrecking_ball({.blocks = variant_blocks(variant), .free_ball = true}),
                                       1.0 / rate, kWreckingDuration);
                        },
-                       true});
+                       true, true});
     }
   }
+  // One scene per affix solver that shows what it is for, each as its generator or file gives it (its
+  // own dt, duration and solver settings; every solver reads only its own settings block).
+  cases.push_back({"showcase", "Peaucellier linkage (impulse)", "affix generate peaucellier",
+                   [] { return peaucellier({}); }});
+  if (quick) return cases;
+  cases.push_back({"showcase", "crane (compliant)", "examples/compliant/crane.json",
+                   [] { return load_scene(AFFIX_SOURCE_DIR "/examples/compliant/crane.json"); }});
+  // He 2026 Fig. 14 at 2 s of h = 1/60 like the other nets.
+  cases.push_back({"showcase", "30K-link net (mabd)",
+                   "affix generate net --kind links --size 123 --dt " + number_text(1.0 / 60.0),
+                   [] { return timed(net({.size = 123, .kind = NetKind::links}), 1.0 / 60.0, kDuration); }});
   return cases;
 }
 

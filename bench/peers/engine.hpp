@@ -44,7 +44,8 @@ struct EngineSpec {
 std::vector<EngineSpec> affix_engines();
 
 /// The peers this binary was built with: MuJoCo (Newton), Bullet (btDiscreteDynamicsWorld with
-/// btSequentialImpulseConstraintSolver), ODE (dWorldStep and dWorldQuickStep).
+/// btSequentialImpulseConstraintSolver in maximal coordinates, and btMultiBody trees), ODE (dWorldStep
+/// and dWorldQuickStep).
 std::vector<EngineSpec> peer_engines();
 
 }  // namespace affix::peers

@@ -3,7 +3,7 @@
 // run in a child process of its own on one thread within a time budget, and measured from its poses by
 // one piece of code (measures.hpp); the tables go to a Markdown page (docs/benchmarks.md).
 //
-//   affix_peers [--quick] [--budget S] [--family F] [--out FILE]   the benchmark scenes
+//   affix_peers [--quick] [--budget S] [--family F] [--size S] [--engine E] [--out FILE]   the benchmark scenes
 //   affix_peers --scene FILE.json [--budget S]                      one scene, its table on stdout
 //
 // Exit 0 when every run produced a row (whatever its status); with --quick, 1 when a run failed (an
@@ -72,11 +72,16 @@ std::string header(bool quick, double budget, const std::string& load_at_start) 
     << "- Measures, all computed from the bodies' poses by one piece of code (bench/peers/measures.hpp): "
        "ms/step is the median wall time of the engine's step call; joint gap the largest distance between a "
        "joint's two anchors as its bodies carry them; body pen. and ground pen. the largest penetration depth "
-       "between bodies and into the ground (exact for boxes and spheres); energy drift (E_end − E_0) over the most "
+       "between bodies and into the ground (exact for boxes, spheres and capsules); energy drift (E_end − E_0) over the most "
        "energy in motion or released at any step (−1: all of it dissipated, 0: conserved, > 0: energy made); "
        "intact: a complete run with joint gap < 1 mm, penetrations < 1 cm and no blow-up (so far: the same for "
        "the steps a partial run made); the last column divides an affix solver's ms/step by the fastest intact "
-       "peer's.\n";
+       "peer's.\n"
+    << "- Statuses: complete; partial (the budget reached, or killed in a step or in setup past its limit); blew up "
+       "(a non-finite or far-away body, or the engine's own verdict: MuJoCo's instability check, an affix "
+       "solver's SimulationError); refused (the engine cannot translate or run what the scene asks, with the JSON "
+       "path); cannot run (an affix solver whose SolverCapabilities lack the contact a contact scene is about; not "
+       "started); failed (an error or a crash).\n";
   return s.str();
 }
 
@@ -101,7 +106,20 @@ std::string capability_caveat(const EngineSpec& spec, const Model& model, bool b
   return "";
 }
 
+/// Why an affix solver cannot run a contact scene (BenchCase::contact), from its declared capabilities,
+/// or "": a pile or a wall without body–body contact would only measure bodies falling through each
+/// other. Joint types and limits it lacks are refused by the solver itself (check_model, naming the path).
+std::string cannot_run(const EngineSpec& spec, const BenchCase& bench, const Model& model) {
+  if (!spec.affix || !bench.contact) return "";
+  const std::string name = spec.engine.substr(std::string("affix ").size());
+  const SolverCapabilities caps = solver_capabilities(name);
+  if (!caps.body_contact) return "a contact scene; the " + name + " solver has no body-body contact (SolverCapabilities)";
+  if (model.ground && !caps.ground_contact) return "a contact scene; the " + name + " solver has no ground contact (SolverCapabilities)";
+  return "";
+}
+
 std::string engine_filter;  // --engine
+std::string size_filter;    // --size
 
 CaseResult run_case(const BenchCase& bench, Scene scene, const TrialLimits& limits) {
   CaseResult result;
@@ -121,6 +139,14 @@ CaseResult run_case(const BenchCase& bench, Scene scene, const TrialLimits& limi
   const bool body_pairs = has_body_pairs(model);
   for (const EngineSpec& spec : specs) {
     if (spec.engine.find(engine_filter) == std::string::npos) continue;
+    if (const std::string why = cannot_run(spec, bench, model); !why.empty()) {
+      TrialResult refused;
+      refused.status = "cannot run";
+      refused.note = why;
+      refused.steps_planned = result.steps;
+      result.runs.emplace_back(spec, std::move(refused));
+      continue;
+    }
     std::cerr << "  " << spec.engine << " (" << spec.mode << ") ... " << std::flush;
     const auto start = std::chrono::steady_clock::now();
     TrialResult run = run_trial(input, spec, limits);
@@ -144,7 +170,8 @@ int main(int argc, char** argv) {
   std::string family, out, scene_file;
   app.add_flag("--quick", quick, "The smallest scene of each family, 3 s budget (the `bench` ctest)");
   app.add_option("--budget", budget, "Budget of one run's stepping time in s (default 10; 3 with --quick)");
-  app.add_option("--family", family, "Only this family: chain, net, pile, wrecking-ball");
+  app.add_option("--family", family, "Only this family: chain, net, pile, wrecking-ball, showcase");
+  app.add_option("--size", size_filter, "Only the cases whose size contains this (\"N = 100\", \"crane\")");
   app.add_option("--out", out, "Markdown page to write (default: stdout)");
   app.add_option("--engine", engine_filter, "Only the engines whose name contains this (\"MuJoCo\", \"affix\")");
   app.add_option("--scene", scene_file, "Run one scene file instead of the benchmark scenes");
@@ -162,6 +189,7 @@ int main(int argc, char** argv) {
     } else {
       for (const BenchCase& bench : bench_cases(quick)) {
         if (!family.empty() && bench.family != family) continue;
+        if (!size_filter.empty() && bench.size.find(size_filter) == std::string::npos) continue;
         std::cerr << bench.family << ", " << bench.size << "\n";
         results.push_back(run_case(bench, bench.make(), limits));
       }

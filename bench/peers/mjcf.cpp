@@ -1,8 +1,10 @@
 #include "mjcf.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 #include <Eigen/Geometry>
@@ -37,6 +39,9 @@ std::string quat(const Mat3& R) {
 
 std::string name(int body) { return "b" + std::to_string(body); }
 
+constexpr int kAllBits = 0x7fffffff;        // MuJoCo's contype and conaffinity are (signed) ints
+constexpr int kMaxFilteredBodies = 2000;    // filter_exclusions compares every pair
+
 class Writer {
  public:
   explicit Writer(const BenchInput& input) : input_(input), model_(input.model), nodes_(input.model.bodies.size()) {}
@@ -44,10 +49,20 @@ class Writer {
   Mjcf write() {
     require_primitives(input_.scene);
     build_tree();
+    filter_exclusions();
     std::ostringstream x;
     x << std::setprecision(17);
     const Settings& settings = model_.settings;
     const std::size_t n = model_.bodies.size();
+    // Refused up front rather than loaded for minutes and then dropped: the connect rows alone must fit
+    // the rows MuJoCo 2.2 can allocate here (below), and the Newton solver's dense Hessian the memory.
+    if (3 * loops_.size() > kMaxRows) {
+      const double gb = 12.0 * 9.0 * static_cast<double>(loops_.size() * loops_.size()) / 1e9;
+      throw InputError("joints: " + std::to_string(loops_.size()) + " joints close loops, " +
+                       std::to_string(3 * loops_.size()) + " connect rows; MuJoCo 2.2 is given at most " +
+                       std::to_string(kMaxRows) + " (its njmax x njmax arrays would take " + std::to_string(std::lround(gb)) +
+                       " GB at that many)");
+    }
     const std::size_t rows = std::min<std::size_t>(3 * loops_.size() + (model_.ground ? 16 : 8) * n + 100, kMaxRows);
     // The stack, which 2.2 would size far larger by default (5 GB for the 1000-link chain): room for
     // the Newton solver's dense nv × nv Hessian and a few njmax × nv Jacobians.
@@ -64,7 +79,9 @@ class Writer {
       << "  <worldbody>\n";
     if (model_.ground) {
       x << "    <geom type=\"plane\" size=\"0 0 1\" pos=\"0 0 " << model_.ground->height << "\" friction=\""
-        << model_.ground->friction << " 0.005 0.0001\"/>\n";
+        << model_.ground->friction << " 0.005 0.0001\"";
+      if (filtered_) x << " contype=\"" << kAllBits << "\" conaffinity=\"" << kAllBits << "\"";  // the ground meets all
+      x << "/>\n";
     }
     for (std::size_t i = 0; i < n; ++i) {
       if (nodes_[i].parent < 0) write_body(x, static_cast<int>(i), 2);
@@ -78,13 +95,19 @@ class Writer {
         if (joint.body2 >= 0) x << " body2=\"" << name(joint.body2) << "\"";
         x << " anchor=\"" << vec(joint.frame1.origin) << "\"/>\n";
       }
-      x << "  </equality>\n  <contact>\n";
-      for (const int k : loops_) {
-        const ModelJoint& joint = model_.joints[static_cast<std::size_t>(k)];
-        if (joint.body2 >= 0 && !joint.def.collide_connected) {
-          x << "    <exclude body1=\"" << name(joint.body1) << "\" body2=\"" << name(joint.body2) << "\"/>\n";
-        }
+      x << "  </equality>\n";
+    }
+    // One exclusion per pair: those joined by a connect, and those the collision filters keep apart.
+    std::set<std::pair<int, int>> excluded(filter_pairs_.begin(), filter_pairs_.end());
+    for (const int k : loops_) {
+      const ModelJoint& joint = model_.joints[static_cast<std::size_t>(k)];
+      if (joint.body2 >= 0 && !joint.def.collide_connected) {
+        excluded.insert({std::min(joint.body1, joint.body2), std::max(joint.body1, joint.body2)});
       }
+    }
+    if (!excluded.empty()) {
+      x << "  <contact>\n";
+      for (const auto& [i, j] : excluded) x << "    <exclude body1=\"" << name(i) << "\" body2=\"" << name(j) << "\"/>\n";
       x << "  </contact>\n";
     }
     x << "</mujoco>\n";
@@ -158,8 +181,13 @@ class Writer {
     }
     for (std::size_t k = 0; k < model_.joints.size(); ++k) {
       if (used[k]) continue;
-      if (model_.joints[k].def.type != JointType::ball) {
-        throw InputError(path(k) + ": a hinge that closes a loop is not translated to MuJoCo");
+      // A hinge that closes a loop becomes a connect too (its anchor; MuJoCo 2.2 has no hinge
+      // equality). Exact when the tree's own hinges keep the two bodies' axes parallel, as in a planar
+      // linkage whose hinges are all parallel (the Peaucellier linkage); otherwise its axis is free,
+      // and the joint gap (anchors only) would not show it, so that is refused.
+      if (model_.joints[k].def.type == JointType::hinge && !planar_hinges()) {
+        throw InputError(path(k) + ": a hinge that closes a loop is translated to MuJoCo only where every joint is a "
+                                   "hinge about one axis (a planar linkage)");
       }
       loops_.push_back(static_cast<int>(k));
     }
@@ -169,6 +197,44 @@ class Writer {
       const bool moving = body.velocity.squaredNorm() > 0.0 || body.angular_velocity.squaredNorm() > 0.0;
       if (moving && !nodes_[i].free) {
         throw InputError("bodies[" + std::to_string(i) + "].velocity: a jointed body's initial velocity is not translated to MuJoCo");
+      }
+    }
+  }
+
+  /// Every joint a hinge, all about parallel world axes: the tree keeps every body turning about that
+  /// axis alone, so a connect at a loop's hinge anchor is the hinge.
+  bool planar_hinges() const {
+    for (const ModelJoint& joint : model_.joints) {
+      if (joint.def.type != JointType::hinge) return false;
+      const ModelBody& body = model_.bodies[static_cast<std::size_t>(joint.body1)];
+      const Vec3 axis = body.rotation * joint.frame1.axes.col(0);
+      const ModelBody& first = model_.bodies[static_cast<std::size_t>(model_.joints[0].body1)];
+      if (axis.cross(first.rotation * model_.joints[0].frame1.axes.col(0)).norm() > 1e-9) return false;
+    }
+    return true;
+  }
+
+  /// Pairs the scene's collision filters keep apart that MuJoCo's rule would let touch: affix needs
+  /// each body's group in the other's mask (both ways), MuJoCo either way ((contype₁ & conaffinity₂) or
+  /// (contype₂ & conaffinity₁)); the difference is written as explicit exclusions. Joined pairs are
+  /// already excluded or filtered as parent and child.
+  void filter_exclusions() {
+    for (const ModelBody& body : model_.bodies) {
+      if (body.collision.group != CollisionFilter{}.group || body.collision.mask != CollisionFilter{}.mask) filtered_ = true;
+    }
+    if (!filtered_) return;
+    const int n = static_cast<int>(model_.bodies.size());
+    if (n > kMaxFilteredBodies) {
+      throw InputError("bodies[0].collision: bench/peers translates collision filters to MuJoCo for at most " +
+                       std::to_string(kMaxFilteredBodies) + " bodies (pair by pair)");
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        const CollisionFilter& a = model_.bodies[static_cast<std::size_t>(i)].collision;
+        const CollisionFilter& b = model_.bodies[static_cast<std::size_t>(j)].collision;
+        const bool mujoco = (a.group & b.mask & kAllBits) != 0 || (b.group & a.mask & kAllBits) != 0;
+        const bool affix = (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
+        if (mujoco && !affix) filter_pairs_.push_back({i, j});
       }
     }
   }
@@ -214,8 +280,13 @@ class Writer {
     const Primitive shape = *primitive_of(input_.scene.bodies[static_cast<std::size_t>(b)]);
     if (shape.kind == Primitive::Kind::box) {
       x << pad << "  <geom type=\"box\" size=\"" << vec(shape.half) << "\"";
-    } else {
+    } else if (shape.kind == Primitive::Kind::sphere) {
       x << pad << "  <geom type=\"sphere\" size=\"" << shape.radius << "\"";
+    } else {  // MuJoCo's capsule is along its z axis, size radius and half the cylinder's length, as affix's
+      x << pad << "  <geom type=\"capsule\" size=\"" << shape.radius << ' ' << shape.half_length << "\"";
+    }
+    if (filtered_) {
+      x << " contype=\"" << (body.collision.group & kAllBits) << "\" conaffinity=\"" << (body.collision.mask & kAllBits) << "\"";
     }
     x << " friction=\"" << body.friction << " 0.005 0.0001\"/>\n";
     for (const int child : node.children) write_body(x, child, indent + 1);
@@ -226,6 +297,8 @@ class Writer {
   const Model& model_;
   std::vector<Node> nodes_;
   std::vector<int> loops_;
+  bool filtered_ = false;                         ///< some body has a collision filter of its own
+  std::vector<std::pair<int, int>> filter_pairs_;  ///< excluded for the filters (filter_exclusions)
 };
 
 }  // namespace

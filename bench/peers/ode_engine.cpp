@@ -4,7 +4,8 @@
 // 20 iterations by default). World ERP 0.2 and CFM 1e-10 (ODE's double-precision defaults); a hash
 // space; up to 4 contact points per geom pair, Coulomb friction with the geometric mean of the two
 // coefficients (dContactApprox1: without it ODE reads mu as a force bound in newtons, not a
-// coefficient), no bounce. Joined bodies do not collide (dAreConnectedExcluding). Translation choices:
+// coefficient), no bounce. Joined bodies do not collide (dAreConnectedExcluding), nor do bodies the
+// scene's collision filters keep apart (Model::may_collide in the near callback). Translation choices:
 // bench/peers/README.md.
 #include <ode/ode.h>
 
@@ -32,7 +33,7 @@ void init_ode() {
 
 class OdeEngine final : public Engine {
  public:
-  OdeEngine(const BenchInput& input, bool quick) : quick_(quick), h_(input.model.settings.dt) {
+  OdeEngine(const BenchInput& input, bool quick) : quick_(quick), h_(input.model.settings.dt), model_(input.model) {
     init_ode();
     const Model& model = input.model;
     require_primitives(input.scene);
@@ -43,10 +44,10 @@ class OdeEngine final : public Engine {
     dWorldSetGravity(world_, g.x(), g.y(), g.z());
     if (model.ground) {
       dGeomID plane = dCreatePlane(space_, 0, 0, 1, model.ground->height);
-      dGeomSetData(plane, &ground_friction_);
-      ground_friction_ = model.ground->friction;
+      dGeomSetData(plane, &ground_);
+      ground_ = {model.ground->friction, -1};
     }
-    friction_.resize(model.bodies.size());
+    surfaces_.resize(model.bodies.size());
     for (std::size_t i = 0; i < model.bodies.size(); ++i) add_body(input.scene.bodies[i], model.bodies[i], i);
     for (std::size_t k = 0; k < model.joints.size(); ++k) add_joint(model, k);
   }
@@ -86,11 +87,13 @@ class OdeEngine final : public Engine {
       throw InputError("bodies[" + std::to_string(index) + "].kinematic: bench/peers drives no prescribed motion");
     }
     const Primitive shape = *primitive_of(def);
+    // ODE's capsule is along its z axis with the cylinder's length, as affix's.
     dGeomID geom = shape.kind == Primitive::Kind::box
                        ? dCreateBox(space_, 2 * shape.half.x(), 2 * shape.half.y(), 2 * shape.half.z())
-                       : dCreateSphere(space_, shape.radius);
-    friction_[index] = body.friction;
-    dGeomSetData(geom, &friction_[index]);
+                   : shape.kind == Primitive::Kind::sphere ? dCreateSphere(space_, shape.radius)
+                                                           : dCreateCapsule(space_, shape.radius, 2 * shape.half_length);
+    surfaces_[index] = {body.friction, static_cast<int>(index)};
+    dGeomSetData(geom, &surfaces_[index]);
     dMatrix3 rotation;
     for (int a = 0; a < 3; ++a) {
       for (int b = 0; b < 3; ++b) rotation[4 * a + b] = body.rotation(a, b);
@@ -143,9 +146,12 @@ class OdeEngine final : public Engine {
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
     if (!b1 && !b2) return;
     if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return;
+    const Surface& s1 = *static_cast<const Surface*>(dGeomGetData(g1));
+    const Surface& s2 = *static_cast<const Surface*>(dGeomGetData(g2));
+    if (s1.body >= 0 && s2.body >= 0 && !self.model_.may_collide(s1.body, s2.body)) return;  // collision filters
     dContact contact[kMaxContacts];
     const int n = dCollide(g1, g2, kMaxContacts, &contact[0].geom, sizeof(dContact));
-    const double mu = std::sqrt(*static_cast<double*>(dGeomGetData(g1)) * *static_cast<double*>(dGeomGetData(g2)));
+    const double mu = std::sqrt(s1.friction * s2.friction);
     for (int i = 0; i < n; ++i) {
       contact[i].surface.mode = dContactApprox1;
       contact[i].surface.mu = mu;
@@ -154,13 +160,20 @@ class OdeEngine final : public Engine {
     }
   }
 
+  /// A geom's data: its friction coefficient and model body (−1: the ground).
+  struct Surface {
+    double friction = 0.5;
+    int body = -1;
+  };
+
   bool quick_;
   double h_;
+  const Model& model_;
   dWorldID world_ = nullptr;
   dSpaceID space_ = nullptr;
   dJointGroupID contacts_ = nullptr;
-  double ground_friction_ = 0.5;
-  std::vector<double> friction_;  // the geoms' data: their friction coefficients
+  Surface ground_;
+  std::vector<Surface> surfaces_;  // the geoms' data, model order
   std::vector<dBodyID> bodies_;   // model order; nullptr for fixed bodies
   std::vector<dGeomID> geoms_;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Exact penetration depths of boxes and spheres, from poses alone: the one measure of overlap that
+// Exact penetration depths of boxes, spheres and capsules, from poses alone: the one measure of overlap that
 // bench/peers applies to every engine's output (README: penetration depth).
 //
 // The penetration depth of two convex bodies is the length of the shortest translation that separates

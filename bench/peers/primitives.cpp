@@ -13,6 +13,9 @@ std::optional<Primitive> primitive_of(const BodyDef& body) {
   if (const auto* sphere = std::get_if<SphereShape>(&body.shape)) {
     return Primitive{Primitive::Kind::sphere, Vec3::Zero(), sphere->radius};
   }
+  if (const auto* capsule = std::get_if<CapsuleShape>(&body.shape)) {
+    return Primitive{Primitive::Kind::capsule, Vec3::Zero(), capsule->radius, 0.5 * capsule->length};
+  }
   return std::nullopt;
 }
 
@@ -20,7 +23,7 @@ void require_primitives(const Scene& scene) {
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     if (!primitive_of(scene.bodies[i])) {
       throw InputError(scene.file.string() + ": bodies[" + std::to_string(i) +
-                       "].shape: bench/peers translates boxes and spheres only");
+                       "].shape: bench/peers translates boxes, spheres and capsules only");
     }
   }
 }

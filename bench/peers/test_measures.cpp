@@ -1,5 +1,5 @@
 // The shared measures of bench/peers against closed forms and brute force: penetration depths of
-// boxes and spheres (the box–box separating-axis depth against the minimum overlap over densely
+// boxes, spheres and capsules (the box–box separating-axis depth against the minimum overlap over densely
 // sampled directions, which it must never exceed and must approach), ground depth, joint gaps from the
 // model's joint frames, energy from poses alone, blow-up detection and the median step time.
 #include <gtest/gtest.h>
@@ -21,6 +21,7 @@ using Kind = Primitive::Kind;
 
 Primitive box(const Vec3& size) { return {Kind::box, 0.5 * size, 0.0}; }
 Primitive sphere(double r) { return {Kind::sphere, Vec3::Zero(), r}; }
+Primitive capsule(double r, double length) { return {Kind::capsule, Vec3::Zero(), r, 0.5 * length}; }
 BodyPose at(const Vec3& p, const Mat3& R = Mat3::Identity()) { return {p, R}; }
 Mat3 turn(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
 
@@ -82,11 +83,64 @@ TEST(Penetration, BoxPairsAreTheLeastOverlapOverAllDirections) {
   }
 }
 
+TEST(Penetration, CapsulesAreTheirRadiiLessTheDistanceOfTheirSegments) {
+  // Two capsules of segment length 1 along z and radii 0.2, 0.1 (their segments from z = −½ to ½).
+  const Primitive a = capsule(0.2, 1.0), b = capsule(0.1, 1.0);
+  // Side by side, parallel: the segments 0.25 apart.
+  EXPECT_NEAR(penetration_depth(a, at({0, 0, 0}), b, at({0.25, 0, 0.3})), 0.05, 1e-15);
+  // End to end along z: tips 0.1 apart (segments end at ½ and 0.6 + ½ − ½ = 0.6).
+  EXPECT_NEAR(penetration_depth(a, at({0, 0, 0}), b, at({0, 0, 1.1})), 0.2, 1e-15);
+  // Crossed: b along x (turned about y), 0.4 above a's top end: distance from (0,0,½) to b's segment.
+  const Mat3 along_x = turn({0, 1, 0}, std::numbers::pi / 2);
+  EXPECT_NEAR(penetration_depth(a, at({0, 0, 0}), b, at({0.8, 0, 0.9}, along_x)), 0.3 - std::hypot(0.3, 0.4), 1e-14);
+  // Crossing segments (distance 0): the sum of the radii.
+  EXPECT_NEAR(penetration_depth(a, at({0, 0, 0}), b, at({0, 0, 0.2}, along_x)), 0.3, 1e-15);
+  // Against a sphere: the radii less the centre's distance to the segment (beside it, and past its end).
+  EXPECT_NEAR(penetration_depth(a, at({0, 0, 0}), sphere(0.1), at({0.25, 0, -0.4})), 0.05, 1e-15);
+  EXPECT_NEAR(penetration_depth(sphere(0.1), at({0, 0.3, 0.9}), a, at({0, 0, 0})), 0.3 - 0.5, 1e-15);
+}
+
+TEST(Penetration, CapsuleAgainstABoxIsTheLeastOverlapOrTheDistance) {
+  // Apart: a capsule standing above a unit cube's top face, tip 0.05 above it; and beside its edge.
+  const Primitive cube = box({1, 1, 1}), c = capsule(0.1, 0.6);
+  EXPECT_NEAR(penetration_depth(c, at({0.2, 0.1, 0.5 + 0.3 + 0.15}), cube, at({0, 0, 0})), -0.05, 1e-12);
+  const Mat3 along_y = turn({1, 0, 0}, std::numbers::pi / 2);
+  EXPECT_NEAR(penetration_depth(cube, at({0, 0, 0}), c, at({0.6, 0, 0.6}, along_y)), 0.1 - std::sqrt(0.02), 1e-12);
+  // Overlapping, turned at random: the depth is min over unit n of the projections' overlap, the
+  // capsule's projection its segment's widened by r; brute force over dense directions as for boxes.
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int directions = 200000;
+  for (int trial = 0; trial < 10; ++trial) {
+    SCOPED_TRACE(trial);
+    const Primitive b = box(Vec3(1.0 + 0.3 * u(random), 0.6 + 0.2 * u(random), 0.8 + 0.2 * u(random)));
+    const Primitive k = capsule(0.1 + 0.05 * u(random), 0.8 + 0.3 * u(random));
+    const BodyPose pb = at({0, 0, 0}, turn({u(random), u(random), u(random)}, 3 * u(random)));
+    const BodyPose pk = at(0.1 * Vec3(u(random), u(random), u(random)), turn({u(random), u(random), u(random)}, 3 * u(random)));
+    const double depth = penetration_depth(k, pk, b, pb);
+    double brute = INFINITY;
+    for (int i = 0; i < directions; ++i) {
+      const double z = 1.0 - (2.0 * i + 1.0) / directions, r = std::sqrt(1.0 - z * z);
+      const double phi = i * std::numbers::pi * (3.0 - std::sqrt(5.0));
+      const Vec3 n(r * std::cos(phi), r * std::sin(phi), z);
+      const double box_r = (pb.A.transpose() * n).cwiseAbs().dot(b.half);
+      const double capsule_r = k.half_length * std::abs(n.dot(pk.A.col(2))) + k.radius;
+      brute = std::min(brute, box_r + capsule_r - std::abs(n.dot(pk.p - pb.p)));
+    }
+    ASSERT_GT(depth, 0.0);
+    EXPECT_GE(brute, depth - 1e-12);
+    EXPECT_LE(brute, depth + 5e-3);
+  }
+}
+
 TEST(Penetration, GroundDepthIsTheLowestPointBelowThePlane) {
   // A unit cube turned 45° about x: its lowest edge is √2/2 below its centre.
   const Mat3 R = turn({1, 0, 0}, std::numbers::pi / 4);
   EXPECT_NEAR(ground_penetration(box({1, 1, 1}), at({3, 4, 0.6}, R), 0.0), std::sqrt(0.5) - 0.6, 1e-14);
   EXPECT_NEAR(ground_penetration(sphere(0.25), at({0, 0, 1.2}), 1.0), 0.05, 1e-14);
+  // A capsule (segment 1 m, radius 0.1) tilted 60° from upright: its lower end ½·cos 60° below the centre.
+  EXPECT_NEAR(ground_penetration(capsule(0.1, 1.0), at({0, 0, 0.3}, turn({1, 0, 0}, std::numbers::pi / 3)), 0.0),
+              0.25 + 0.1 - 0.3, 1e-14);
 }
 
 // ---------------------------------------------------------------- the recorder on a compiled model

@@ -142,6 +142,11 @@ bool parse(const std::string& line, TrialResult& r) {
         last_sent = Clock::now();
       }
     }
+  } catch (const SimulationError& e) {
+    // An affix solver's own verdict on a step (a diverged state, a system it cannot solve), as MuJoCo's
+    // instability check: the scene was lost, not the harness.
+    status = "blew up";
+    note = e.what();
   } catch (const std::exception& e) {
     status = "failed";
     note = e.what();
@@ -187,17 +192,27 @@ TrialResult run_trial(const BenchInput& input, const EngineSpec& spec, const Tri
     result.note = "fork: " + std::string(std::strerror(errno));
     return result;
   }
+  // Deadlines: the engine's setup gets setup_limit_s + grace_s; then a step (the time between two
+  // snapshots, which the child sends after a step at most 0.5 s apart) gets budget_s + grace_s — a
+  // single step longer than the whole budget is past saving (ODE's dense dWorldStep on thousands of
+  // rows, ipc's first step of a large scene); and the run as a whole, whose child stops itself at
+  // three budgets, gets setup_limit_s + 3 budgets + grace_s.
   const Clock::time_point start = Clock::now();
-  const double deadline = limits.setup_limit_s + 3.0 * limits.budget_s + limits.grace_s;
-  std::string pending;
+  Clock::time_point last_heard = start;
+  const double overall = limits.setup_limit_s + 3.0 * limits.budget_s + limits.grace_s;
+  std::string pending, why_killed;
   bool got = false, killed = false;
   for (;;) {
-    const double left = deadline - since(start);
-    if (left <= 0.0) {
+    const double waited = since(last_heard), allowed = got ? limits.budget_s + limits.grace_s : limits.setup_limit_s + limits.grace_s;
+    if (since(start) >= overall || waited >= allowed) {
       kill(pid, SIGKILL);
       killed = true;
+      std::ostringstream after;
+      after << " after " << static_cast<int>(since(start)) << " s in all";
+      why_killed = got ? " (" + std::to_string(static_cast<int>(waited)) + " s in it)" + after.str() : after.str();
       break;
     }
+    const double left = std::min(overall - since(start), allowed - waited);
     pollfd p{fds[0], POLLIN, 0};
     if (poll(&p, 1, static_cast<int>(std::min(left, 1.0) * 1000.0) + 1) <= 0) continue;
     char buffer[4096];
@@ -205,7 +220,7 @@ TrialResult run_trial(const BenchInput& input, const EngineSpec& spec, const Tri
     if (n <= 0) break;  // the child closed its end: it is done
     pending.append(buffer, static_cast<std::size_t>(n));
     for (std::size_t end; (end = pending.find('\n')) != std::string::npos;) {
-      got = parse(pending.substr(0, end), result) || got;
+      if (parse(pending.substr(0, end), result)) got = true, last_heard = Clock::now();
       pending.erase(0, end + 1);
     }
   }
@@ -214,8 +229,7 @@ TrialResult run_trial(const BenchInput& input, const EngineSpec& spec, const Tri
   waitpid(pid, &wstatus, 0);
   if (killed) {
     result.status = "partial";
-    result.note = (got ? result.note : std::string("killed during setup")) + " after " +
-                  std::to_string(static_cast<int>(deadline)) + " s in all";
+    result.note = (got ? result.note : std::string("killed during setup")) + why_killed;
   } else if (WIFSIGNALED(wstatus)) {
     result.status = "failed";
     result.note = std::string("crashed: ") + strsignal(WTERMSIG(wstatus)) + (got ? " (measures up to the last snapshot)" : "");

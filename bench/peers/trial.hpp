@@ -2,9 +2,9 @@
 // One engine on one scene, run in a forked child process so that nothing it does can hang or crash
 // the benchmark: the child builds the engine, steps it until the scene's duration or the per-run time
 // budget (then the run is partial), measures every step (measures.hpp) and sends a snapshot of its
-// measures to the parent twice a second and at the end. The parent kills a child that outlives its
-// budget by a grace period (a single step longer than the budget: ODE's dense dWorldStep on thousands
-// of rows) and keeps the last snapshot; a child killed by a signal (a crash, the memory limit) is
+// measures to the parent twice a second and at the end. The parent kills a child whose setup or
+// single step outlasts its limit by a grace period (a step longer than the whole budget: ODE's dense
+// dWorldStep on thousands of rows) and keeps the last snapshot; a child killed by a signal (a crash, the memory limit) is
 // reported the same way. The child runs on one thread (TBB limited to 1, OMP_NUM_THREADS=1 for
 // CHOLMOD's BLAS), with its address space limited so that a dense solve cannot take the machine.
 #include <string>
@@ -16,14 +16,17 @@ namespace affix::peers {
 
 struct TrialLimits {
   double budget_s = 10.0;        ///< time in the engine's step calls (setup and measuring not counted)
-  double setup_limit_s = 30.0;   ///< wall time to build the engine
-  double grace_s = 10.0;         ///< past setup + 3 budgets before the child is killed
+  double setup_limit_s = 30.0;   ///< wall time to build the engine (killed past it + grace_s)
+  double grace_s = 10.0;         ///< past a limit before the child is killed: one step gets budget + grace
   double memory_gb = 8.0;        ///< address-space limit of the child
 };
 
 struct TrialResult {
-  /// "complete", "partial" (budget reached or killed), "blew up", "refused" (the engine cannot
-  /// translate or run the scene), "failed" (it stopped with an error or crashed).
+  /// "complete", "partial" (budget reached or killed), "blew up" (non-finite, past the blow-up
+  /// radius, or the engine's own verdict: MuJoCo's instability check, an affix SimulationError),
+  /// "refused" (the engine cannot translate or run the scene), "cannot run" (an affix solver whose
+  /// capabilities leave out what a contact scene is about; not started), "failed" (it stopped with an
+  /// error or crashed).
   std::string status;
   std::string note;        ///< why, for anything but complete
   int steps_planned = 0;
