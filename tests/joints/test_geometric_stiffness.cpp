@@ -25,7 +25,7 @@ const Case kCases[] = {{"ball", JointType::ball},           {"hinge", JointType:
                        {"universal", JointType::universal}, {"fixed", JointType::fixed},
                        {"prismatic", JointType::prismatic}, {"cone_twist", JointType::cone_twist},
                        {"distance", JointType::distance},   {"slider_plane", JointType::slider, true},
-                       {"slider_line", JointType::slider}};
+                       {"slider_line", JointType::slider},  {"cable", JointType::cable}};
 
 Vec3 random_vec(std::mt19937& rng, double scale) {
   std::uniform_real_distribution<double> u(-scale, scale);

@@ -27,7 +27,7 @@ const Case kCases[] = {{"ball", JointType::ball, 3},          {"hinge", JointTyp
                        {"universal", JointType::universal, 4}, {"fixed", JointType::fixed, 6},
                        {"prismatic", JointType::prismatic, 5}, {"cone_twist", JointType::cone_twist, 3},
                        {"distance", JointType::distance, 1},  {"slider_plane", JointType::slider, 1, true},
-                       {"slider_line", JointType::slider, 2}};
+                       {"slider_line", JointType::slider, 2}, {"cable", JointType::cable, 6}};
 
 Vec3 random_vec(std::mt19937& rng, double scale) {
   std::uniform_real_distribution<double> u(-scale, scale);

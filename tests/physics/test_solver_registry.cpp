@@ -19,7 +19,7 @@ namespace {
 
 constexpr JointType kAllJointTypes[] = {JointType::ball,      JointType::hinge,      JointType::prismatic,
                                         JointType::universal, JointType::fixed,      JointType::cone_twist,
-                                        JointType::distance,  JointType::slider};
+                                        JointType::distance,  JointType::slider,     JointType::cable};
 
 /// One 0.2 m box falling freely from 1 m: nothing to touch, no joint.
 Scene trivial_scene() {
@@ -59,6 +59,7 @@ nlohmann::json joint_fields(JointType type) {
       return {{"type", "cone_twist"}, {"anchor", anchor}, {"frame", {{0, 0, -1}, {1, 0, 0}, {0, -1, 0}}}};
     case JointType::distance: return {{"type", "distance"}, {"anchor1", anchor}, {"anchor2", {0, 0, 1.3}}};
     case JointType::slider: return {{"type", "slider"}, {"point", anchor}, {"normal", {0, 0, 1}}};
+    case JointType::cable: return {{"type", "cable"}, {"anchor", anchor}, {"axis", {0, 0, -1}}};
   }
   return nullptr;
 }
@@ -121,7 +122,7 @@ TEST_P(SolverRegistry, BuildsEveryJointTypeItDeclaresAndRefusesTheOthers) {
   for (JointType t : kAllJointTypes) {
     SCOPED_TRACE(to_string(t));
     expect_built_or_refused(scene_from_json(nlohmann::json::object(), joint_fields(t)), GetParam(), caps.supports(t),
-                            "joints[0]");
+                            caps.supports(t) ? "joints[0]" : "joints[0].type");
   }
 }
 

@@ -578,6 +578,19 @@ TEST(SceneErrors, DuplicateJointNames) {
                "joints[0].name", "duplicate joint name 'joint1' (joints[1] has it too");
 }
 
+TEST(SceneErrors, BadCableJoints) {
+  const std::string cable = R"({ "type": "cable", "body1": "a", "body2": "b", "anchor": [0, 0, 0], "axis": [0, 0, -1])";
+  expect_error(joint_scene(R"({ "type": "cable", "body1": "a", "body2": "b", "anchor": [0, 0, 0] })"),
+               "joints[0].axis", "required field for a cable joint is missing");
+  expect_error(joint_scene(cable + R"(, "bending": { "stiffness": 0 } })"), "joints[0].bending.stiffness", "positive");
+  expect_error(joint_scene(cable + R"(, "axial": { "damping": -1 } })"), "joints[0].axial.damping", "non-negative");
+  expect_error(joint_scene(cable + R"(, "torsion": { "stifness": 1 } })"), "joints[0].torsion.stifness",
+               "unknown field");
+  expect_error(joint_scene(cable + R"(, "stiffness": 1e6 })"), "joints[0].stiffness", "not allowed on a cable joint");
+  expect_error(joint_scene(cable + R"(, "limits_deg": [-1, 1] })"), "joints[0].limits_deg",
+               "unknown field for a cable joint");
+}
+
 // ---------------------------------------------------------------- forces
 
 TEST(SceneErrors, ForceUnknownBody) {

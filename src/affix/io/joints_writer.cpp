@@ -31,6 +31,7 @@ double joint_gap(const JointDef& joint, const JointRecord& r) {
     case JointType::universal:
     case JointType::fixed:
     case JointType::cone_twist:
+    case JointType::cable:
       break;
   }
   return gap.norm();

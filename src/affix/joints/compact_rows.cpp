@@ -1,5 +1,6 @@
 #include "affix/joints/compact_rows.hpp"
 
+#include <stdexcept>
 #include <cassert>
 #include <cmath>
 
@@ -172,6 +173,7 @@ int compact_row_count(const JointDef& def) {
     case JointType::fixed: return 6;
     case JointType::slider: return def.normal ? 1 : 2;
     case JointType::distance: return def.length || !(def.min_length || def.max_length) ? 1 : 0;
+    case JointType::cable: return 6;  // never built: the solvers on compact rows refuse cables (registry)
   }
   return 0;
 }
@@ -236,6 +238,8 @@ CompactRows compact_rows(const ModelJoint& joint, double edge, const Vec12& q1, 
     case JointType::distance:
       if (compact_row_count(joint.def) > 0) rows[m++] = distance_row(p, distance_target(joint.def), E.col(0));
       break;
+    case JointType::cable:
+      throw std::logic_error("compact rows: a cable joint reached a solver that refuses it (solvers/registry.cpp)");
   }
   assert(m == compact_row_count(joint.def) && m + static_cast<int>(clamps.size()) <= 6);
   for (const LimitClamp& clamp : clamps) rows[m++] = clamp_row(p, E, clamp);

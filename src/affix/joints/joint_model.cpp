@@ -1,5 +1,6 @@
 #include "affix/joints/joint_model.hpp"
 
+#include <stdexcept>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cassert>
@@ -60,6 +61,8 @@ class Builder {
         }
         break;
       case JointType::distance: distance(b1, b2); break;
+      case JointType::cable:
+        throw std::logic_error("joint model: a cable joint reached a solver that refuses it (solvers/registry.cpp)");
     }
   }
 

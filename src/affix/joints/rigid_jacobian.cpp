@@ -94,7 +94,8 @@ int rigid_row_count(const JointDef& def) {
     case JointType::cone_twist: return 3;
     case JointType::hinge: return 5;
     case JointType::universal: return 4;
-    case JointType::fixed: return 6;
+    case JointType::fixed:
+    case JointType::cable: return 6;
     case JointType::prismatic: return 5;
     case JointType::slider: return def.normal ? 1 : 2;
     case JointType::distance: return !def.length && (def.min_length || def.max_length) ? 0 : 1;
@@ -184,6 +185,14 @@ RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const Rigi
       break;
     case JointType::distance:
       if (joint.count == 1) rows.length(joint.length);
+      break;
+    case JointType::cable:
+      rows.dot2(x2);
+      rows.dot2(y2);
+      rows.dot2(z2);
+      rows.dot1(x1, y2);
+      rows.dot1(x1, z2);
+      rows.dot1(y1, z2);
       break;
   }
   return rows.finish();

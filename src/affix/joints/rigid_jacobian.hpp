@@ -26,6 +26,9 @@
 //   fixed             point ×3, x₁·y₂, x₁·z₂, y₁·z₂             (6)
 //   prismatic         d·y₂, d·z₂, x₁·y₂, x₁·z₂, y₁·z₂           (5: Andrews' prismatic, dot-2 on body 2)
 //   slider            plane d·x₂ (1, x = normal) or line d·y₂, d·z₂ (2, x = direction)
+//   cable             d·x₂, d·y₂, d·z₂, x₁·y₂, x₁·z₂, y₁·z₂     (6: Andrews' rigid 6-D joint in dot-2 and
+//                     dot-1 rows: axial, shear ×2, bending ×2, torsion, which the compliant solver relaxes
+//                     each by its own compliance, App. A "Flexible cable joint")
 //   distance          length (1) when a length applies (`length` given, or neither `min` nor `max`:
 //                     the initial distance); bounds only: 0 rows. Singular at ‖d‖ = 0.
 // Every row vanishes at t = 0. The dot-1 rows also vanish where an axis flips (x₁ = −x₂), far from

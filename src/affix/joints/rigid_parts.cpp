@@ -31,6 +31,9 @@ RigidParts rigid_parts(const RigidJoint& joint) {
     case JointType::distance:
       if (joint.count == 1) add({RigidPart::Kind::length, 0, 0});
       break;
+    case JointType::cable:
+      add(dot2(0)), add(dot2(1)), add(dot2(2)), add(dot1(0, 1)), add(dot1(0, 2)), add(dot1(1, 2));
+      break;
   }
   return out;
 }

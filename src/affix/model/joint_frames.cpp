@@ -24,7 +24,8 @@ Mat3 axes_from(const Vec3& x) { return axes_from(x, any_perpendicular(x)); }
 Mat3 world_axes(const JointDef& def) {
   switch (def.type) {
     case JointType::hinge:
-    case JointType::prismatic: return axes_from(def.axis);
+    case JointType::prismatic:
+    case JointType::cable: return axes_from(def.axis);
     case JointType::universal: return axes_from(def.axes[0], def.axes[1]);
     case JointType::cone_twist: return def.frame;
     case JointType::slider: return axes_from(def.direction ? *def.direction : def.normal.value_or(Vec3::UnitZ()));

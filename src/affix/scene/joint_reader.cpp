@@ -16,7 +16,7 @@ namespace {
 
 constexpr JointType kJointTypes[] = {JointType::ball,      JointType::hinge, JointType::prismatic,
                                      JointType::universal, JointType::fixed, JointType::cone_twist,
-                                     JointType::distance,  JointType::slider};
+                                     JointType::distance,  JointType::slider, JointType::cable};
 constexpr double kPerpendicularTolerance = 1e-6;  // |cos| between axes that must be at right angles
 constexpr double kDegToRad = std::numbers::pi / 180.0;
 /// Relative rounding of an anchor distance: a `min`/`max` this close to it counts as touching.
@@ -36,6 +36,7 @@ std::vector<std::string_view> allowed_fields(JointType type) {
     case JointType::cone_twist: add({"anchor", "frame", "limits_deg"}); break;
     case JointType::distance: add({"anchor1", "anchor2", "length", "min", "max"}); break;
     case JointType::slider: add({"point", "normal", "direction", "limits"}); break;
+    case JointType::cable: add({"anchor", "axis", "axial", "shear", "bending", "torsion"}); break;
   }
   return fields;
 }
@@ -45,7 +46,7 @@ JointType read_type(const JsonReader& value) {
   for (JointType type : kJointTypes) {
     if (name == to_string(type)) return type;
   }
-  value.expected("a joint type (ball, hinge, prismatic, universal, fixed, cone_twist, distance, slider)");
+  value.expected("a joint type (ball, hinge, prismatic, universal, fixed, cone_twist, distance, slider, cable)");
 }
 
 /// [min, max] with min ≤ max, in the file's unit.
@@ -156,6 +157,27 @@ void read_slider(const ObjectReader& obj, JointDef& joint, const std::string& wh
   }
 }
 
+/// One DOF of a cable joint: {"stiffness": k > 0, "damping": b ≥ 0}, each optional (the default kept).
+void read_cable_dof(const JsonReader& value, CableDof& dof) {
+  const ObjectReader obj(value, {"stiffness", "damping"});
+  if (auto v = obj.find("stiffness")) dof.stiffness = v->positive();
+  if (auto v = obj.find("damping")) dof.damping = v->non_negative();
+}
+
+/// A cable joint's rows carry their own stiffness and damping per DOF, so the common `stiffness` and
+/// `damping` (a penalty, a limit's Rayleigh damping) would be ambiguous: refused, naming the fields.
+void read_cable(const ObjectReader& obj, JointDef& joint) {
+  for (const char* common : {"stiffness", "damping"})
+    if (auto v = obj.find(common))
+      v->fail("not allowed on a cable joint (give axial, shear, bending and torsion their own {stiffness, damping})");
+  joint.anchor = obj.at("anchor").vec3();
+  joint.axis = obj.at("axis").direction();
+  if (auto v = obj.find("axial")) read_cable_dof(*v, joint.axial);
+  if (auto v = obj.find("shear")) read_cable_dof(*v, joint.shear);
+  if (auto v = obj.find("bending")) read_cable_dof(*v, joint.bending);
+  if (auto v = obj.find("torsion")) read_cable_dof(*v, joint.torsion);
+}
+
 void read_type_fields(const ObjectReader& obj, JointDef& joint, const std::string& what) {
   switch (joint.type) {
     case JointType::ball:
@@ -181,6 +203,7 @@ void read_type_fields(const ObjectReader& obj, JointDef& joint, const std::strin
       break;
     case JointType::distance: read_distance(obj, joint); break;
     case JointType::slider: read_slider(obj, joint, what); break;
+    case JointType::cable: read_cable(obj, joint); break;
   }
 }
 

@@ -22,6 +22,7 @@ const char* to_string(JointType type) {
     case JointType::cone_twist: return "cone_twist";
     case JointType::distance: return "distance";
     case JointType::slider: return "slider";
+    case JointType::cable: return "cable";
   }
   return "unknown";
 }

@@ -150,7 +150,15 @@ struct BodyDef {
 
 // ---------------------------------------------------------------- joints
 
-enum class JointType { ball, hinge, prismatic, universal, fixed, cone_twist, distance, slider };
+enum class JointType { ball, hinge, prismatic, universal, fixed, cone_twist, distance, slider, cable };
+
+/// One degree of freedom of a `cable` joint (Andrews 2017, App. A "Flexible cable joint"): a compliant
+/// row of stiffness k and damping b, λ = −kφ − bφ̇ (Eq. 14 with C = 1/k).
+struct CableDof {
+  double stiffness = 0.0;  ///< N/m (axial, shear) or N·m/rad (bending, torsion), > 0
+  double damping = 0.0;    ///< N·s/m or N·m·s/rad, ≥ 0
+  friend bool operator==(const CableDof&, const CableDof&) = default;
+};
 
 struct AngleRange {               ///< degrees in the file, radians here
   double min = 0.0;
@@ -186,6 +194,12 @@ struct JointDef {
   bool collide_connected = false;
   std::optional<double> stiffness;  ///< penalty k for penalty joints (solver default when absent)
   std::optional<double> damping;    ///< Rayleigh k_d of the limits (solver default when absent)
+  // cable (anchor, axis = the cable's direction): the per-DOF rows of a relaxed 6-D joint. Defaults:
+  // Andrews 2017 §5.2's cable, axial 1e12, bending and torsion 10; shear as stiff as the axis.
+  CableDof axial{1e12, 0.0};       ///< stretch along the axis
+  CableDof shear{1e12, 0.0};       ///< sideways slip, both directions across the axis
+  CableDof bending{10.0, 0.0};     ///< rotation about the two axes across the cable
+  CableDof torsion{10.0, 0.0};     ///< twist about the axis
 };
 
 // ---------------------------------------------------------------- forces

@@ -153,6 +153,13 @@ void add_type_fields(const JointDef& d, json& j) {
       if (d.direction) j["direction"] = vec(*d.direction);
       if (d.limits) j["limits"] = *d.limits;
       break;
+    case JointType::cable:
+      j["anchor"] = vec(d.anchor);
+      j["axis"] = vec(d.axis);
+      for (const auto& [key, dof] : {std::pair{"axial", d.axial}, std::pair{"shear", d.shear},
+                                     std::pair{"bending", d.bending}, std::pair{"torsion", d.torsion}})
+        j[key] = json{{"stiffness", dof.stiffness}, {"damping", dof.damping}};
+      break;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "affix/error.hpp"
@@ -64,10 +65,26 @@ void check_solver_settings(const Model& model) {
   }
 }
 
+/// A joint type the chosen solver does not declare (SolverCapabilities::joints) is refused here, once
+/// for every back-end, naming the joint's JSON path: the solvers that predate a type (the `cable`
+/// joint, which only `compliant` keeps) then never see it.
+void refuse_unsupported_joints(const Model& model) {
+  const auto known = std::find(std::begin(kSolverNames), std::end(kSolverNames), model.settings.solver);
+  if (known == std::end(kSolverNames)) return;  // unknown_solver() reports it
+  const SolverCapabilities caps = solver_capabilities(model.settings.solver);
+  for (std::size_t k = 0; k < model.joints.size(); ++k) {
+    const JointType type = model.joints[k].def.type;
+    if (caps.supports(type)) continue;
+    throw InputError(model.file.string() + ": joints[" + std::to_string(k) + "].type: the " + model.settings.solver +
+                     " solver has no " + to_string(type) + " joint");
+  }
+}
+
 }  // namespace
 
 void check_model(const Model& model) {
   check_solver_settings(model);
+  refuse_unsupported_joints(model);
   if (model.settings.solver == "ipc") return IpcSimulator::check_model(model);
   if (model.settings.solver == "mabd") return MabdSimulator::check_model(model);
   if (model.settings.solver == "impulse") return ImpulseSimulator::check_model(model);
@@ -77,6 +94,7 @@ void check_model(const Model& model) {
 
 std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model) {
   check_solver_settings(*model);
+  refuse_unsupported_joints(*model);
   if (model->settings.solver == "ipc") return std::make_unique<IpcSimulator>(std::move(model));
   if (model->settings.solver == "mabd") return std::make_unique<MabdSimulator>(std::move(model));
   if (model->settings.solver == "impulse") return std::make_unique<ImpulseSimulator>(std::move(model));

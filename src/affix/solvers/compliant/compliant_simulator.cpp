@@ -60,7 +60,8 @@ SolverCapabilities CompliantSimulator::capabilities() {
   SolverCapabilities c;
   c.prescribed_motion = true;
   c.joints = {JointType::ball,      JointType::hinge,    JointType::universal, JointType::fixed,
-              JointType::prismatic, JointType::slider,   JointType::distance,  JointType::cone_twist};
+              JointType::prismatic, JointType::slider,   JointType::distance,  JointType::cone_twist,
+              JointType::cable};
   // The rows hold to one linearised step: the drift of a step is O(h²|ω|²r), corrected by −φ/h in the
   // next (Eq. 2), plus the compliance's stretch C·λ.
   c.joint_gap = 1e-3;
@@ -89,8 +90,16 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : mod
     slot.body = {unknown(mj.body1), unknown(mj.body2)};
     J_.slots.push_back(slot);
     J_.rows += rj.count;
-    const double C = mj.def.stiffness ? 1.0 / *mj.def.stiffness : settings_.compliance;
-    compliance_.insert(compliance_.end(), rj.count, C);
+    if (mj.def.type == JointType::cable) {
+      // Rows d·x₂, d·y₂, d·z₂, x₁·y₂, x₁·z₂, y₁·z₂ (rigid_jacobian.hpp): axial, shear ×2, bending ×2, torsion.
+      const CableDof* dof[] = {&mj.def.axial, &mj.def.shear, &mj.def.shear, &mj.def.bending, &mj.def.bending,
+                               &mj.def.torsion};
+      for (const CableDof* d : dof) compliance_.push_back(1.0 / d->stiffness), damping_.push_back(d->damping);
+    } else {
+      const double C = mj.def.stiffness ? 1.0 / *mj.def.stiffness : settings_.compliance;
+      compliance_.insert(compliance_.end(), rj.count, C);
+      damping_.insert(damping_.end(), rj.count, 0.0);
+    }
     joints_.push_back(rj);
     joint_index_.push_back(static_cast<int>(k));
   }
@@ -208,8 +217,12 @@ StepStats CompliantSimulator::step() {
   }
   // M̃⁻¹, S and Γ by the stabilization (header comment).
   const double alpha = settings_.alpha;
-  S_ = Eigen::Map<const VecX>(compliance_.data(), J_.rows) / (h * h);
-  Gamma_.setOnes();
+  // A row's own damping b (a cable DOF's) makes it a spring–damper, Eq. 14–17 (stability_damping.hpp).
+  for (int r = 0; r < J_.rows; ++r) {
+    const double C = compliance_[r], b = damping_[r];
+    S_[r] = C / (h * (h + C * b));
+    Gamma_[r] = h / (h + C * b);
+  }
   const bool dense = settings_.stabilization == Stabilization::geometric_stiffness;
   if (settings_.stabilization != Stabilization::none) evaluate_stiffness();
   std::vector<Vec6> Kd;
@@ -239,7 +252,7 @@ StepStats CompliantSimulator::step() {
         }
         const double m = 1.0 / inverse_mass;  // Andrews §4.3: m′ = (J M⁻¹ Jᵀ)⁻¹
         const double k = row_stiffness(row, s.body, s.count, Kd);
-        const double b = stabilizing_damping(m, k, h, alpha);
+        const double b = stabilizing_damping(m, k, h, alpha) + damping_[s.offset + r];  // b′ beside the row's own
         const double C = compliance_[s.offset + r];
         S_[s.offset + r] = C / (h * (h + C * b));  // Σ/h (stability_damping.hpp)
         Gamma_[s.offset + r] = h / (h + C * b);
@@ -335,11 +348,20 @@ void CompliantSimulator::project_poses() {
   // compliant rows' own target φ = −Cλ, the mass-weighted nearest correction. Velocities are left alone.
   const int n = static_cast<int>(moving_.size());
   if (J_.rows == 0) return;
-  const VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / model_->settings.dt;
-  const VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
+  // A soft row (compliance above kSpringCompliance: a cable's bending, a joint given a low `stiffness`) is
+  // a spring whose stretch is part of the state, not drift, and its λ holds damping (Eq. 14) that −Cλ
+  // would misread as stretch: it is left out (an infinite compliance here, so its ν is 0).
+  constexpr double kSpringCompliance = 1e-4;  // m/N or rad/(N·m): stiffness below 10⁴
+  constexpr double kLeftOut = 1e30;
+  VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / model_->settings.dt;
+  VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
+  for (int r = 0; r < J_.rows; ++r)
+    if (S[r] > kSpringCompliance) S[r] = kLeftOut;
   for (int it = 0; it < settings_.projection_iterations; ++it) {
     evaluate_rows();
-    const VecX rhs = target - phi_;
+    VecX rhs = target - phi_;
+    for (int r = 0; r < J_.rows; ++r)
+      if (S[r] == kLeftOut) rhs[r] = 0.0;
     if (rhs.cwiseAbs().maxCoeff() < 1e-14) return;
     for (int u = 0; u < n; ++u) {
       const CompliantBody& b = bodies_[moving_[u]];

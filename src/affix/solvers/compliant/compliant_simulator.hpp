@@ -69,6 +69,7 @@ class CompliantSimulator final : public Simulator {
   std::vector<RigidJoint> joints_;       // the joints with a moving side
   std::vector<int> joint_index_;         // their model indices
   std::vector<double> compliance_;       // per row
+  std::vector<double> damping_;          // per row: its own damping b (N·s/m, N·m·s/rad; a cable DOF's), Eq. 14
   std::vector<Vec3> force_points_;       // rest-frame point of each force, relative to the body origin
   ConstraintJacobian J_;
   VecX phi_, mu_, S_, Gamma_;
