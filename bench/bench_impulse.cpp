@@ -7,8 +7,17 @@
 // step. Then the table of Fig. 3(c): the linkage's iterations per step for ε_T from 1e-6 to 1e-16, and
 // Fig. 5's: ms per step of spiders with 25 to 400 legs, unsplit and split (body_splitting.hpp).
 //
+// Last, the table of Tomcin 2014 §7: the scissor lift (Fig. 6a) and the 50-leg Strandbeest (Fig. 6b)
+// dropped 0.4 m with k = 0 … 10 times the machine's own mass added to the platform or the frame, each
+// for 1 s at h = 0.01 s: median ms per step and the largest joint gap, both measured from the poses by
+// bench/peers' MeasureRecorder, for the impulse solver and, where libode-dev was found at configure
+// time, beside ODE's dWorldStep and dWorldQuickStep (bench/peers/ode_engine.cpp, its one translation).
+//
 //   affix_bench_impulse            run with OMP_NUM_THREADS=1 (CHOLMOD's BLAS would thread otherwise)
+//   affix_bench_impulse load       the §7 table only
 #include <algorithm>
+#include <chrono>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -19,12 +28,26 @@
 #include "affix/model/model.hpp"
 #include "affix/scene/generate/peaucellier.hpp"
 #include "affix/scene/generate/rod_block.hpp"
+#include "affix/scene/generate/scissor_lift.hpp"
 #include "affix/scene/generate/spider.hpp"
+#include "affix/scene/generate/strandbeest.hpp"
 #include "affix/solvers/registry.hpp"
+#include "engine.hpp"
+#include "measures.hpp"
+
+namespace affix::peers {
+std::unique_ptr<Engine> make_ode(const BenchInput& input, bool quick);  // bench/peers/ode_engine.cpp
+}
 
 namespace {
 
 using namespace affix;
+
+#ifdef AFFIX_BENCH_ODE
+constexpr bool kOde = true;
+#else
+constexpr bool kOde = false;
+#endif
 
 struct Row {
   double median_ms = 0, mean_ms = 0, mean_iterations = 0, max_error = 0;
@@ -57,10 +80,85 @@ void print(const std::string& name, const Scene& scene, const Row& r) {
               r.max_iterations, r.capped, r.max_error);
 }
 
+/// ms per step and joint gap of one engine over the whole scene, as bench/peers measures them; the
+/// engine's refusal (InputError) as the cell's text.
+std::string measured(const Scene& scene, const Model& model, const std::function<std::unique_ptr<peers::Engine>()>& make) {
+  std::unique_ptr<peers::Engine> engine;
+  try {
+    engine = make();
+  } catch (const std::exception& e) {
+    std::string why = e.what();
+    if (why.rfind(": ", 0) == 0) why.erase(0, 2);  // a generated scene has no file name
+    return "refused: " + why;
+  }
+  std::vector<std::optional<peers::Primitive>> shapes;
+  for (const BodyDef& b : scene.bodies) shapes.push_back(peers::primitive_of(b));
+  peers::MeasureRecorder recorder(model, shapes);
+  std::vector<BodyPose> poses(model.bodies.size());
+  const int steps = static_cast<int>(std::lround(scene.settings.duration / scene.settings.dt));
+  for (int n = 0; n < steps; ++n) {
+    const auto start = std::chrono::steady_clock::now();
+    engine->step();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    engine->poses(poses);
+    if (!recorder.record(poses, ms)) break;
+  }
+  const peers::Measures m = recorder.result();
+  char cell[128];
+  std::snprintf(cell, sizeof cell, "%.2f ms, %.1e m%s", m.median_ms, m.max_joint_gap, m.blew_up ? " (blew up)" : "");
+  return cell;
+}
+
+/// The affix impulse solver as a bench/peers engine.
+class ImpulseEngine final : public peers::Engine {
+ public:
+  explicit ImpulseEngine(const std::shared_ptr<const Model>& model) : sim_(make_simulator(model)) {}
+  void step() override { sim_->step(); }
+  void poses(std::vector<BodyPose>& out) const override { out = sim_->poses(); }
+
+ private:
+  std::unique_ptr<Simulator> sim_;
+};
+
+/// Tomcin 2014 §7's table: k times the machine's own mass added to body `carrier`.
+void load_table(const std::string& title, const Scene& base, const std::string& carrier) {
+  const int index = *base.body_index(carrier);
+  const Model unloaded = compile(base);
+  double own = 0.0;
+  for (const ModelBody& b : unloaded.bodies) own += b.mass;
+  std::printf("\n%s (%zu bodies, %zu joints, h = %g s, %g s): k × its own mass (%.0f kg) added to the %s; "
+              "median ms per step, largest joint gap\n\n| k | impulse |%s\n|---|---|%s\n",
+              title.c_str(), base.bodies.size(), base.joints.size(), base.settings.dt, base.settings.duration, own,
+              carrier.c_str(), kOde ? " ODE dWorldStep | ODE dWorldQuickStep |" : "", kOde ? "---|---|" : "");
+  for (int k = 0; k <= 10; ++k) {
+    Scene scene = base;
+    scene.bodies[static_cast<std::size_t>(index)].mass = unloaded.bodies[static_cast<std::size_t>(index)].mass + k * own;
+    scene.bodies[static_cast<std::size_t>(index)].inertial.reset();
+    const auto model = std::make_shared<const Model>(compile(scene));
+    std::printf("| %d | %s |", k, measured(scene, *model, [&] { return std::make_unique<ImpulseEngine>(model); }).c_str());
+#ifdef AFFIX_BENCH_ODE
+    for (const bool quick : {false, true}) {
+      std::printf(" %s |", measured(scene, *model, [&] { return peers::make_ode({scene, *model}, quick); }).c_str());
+    }
+#endif
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+}
+
+void load_tables() {
+  load_table("Scissor lift (Fig. 6a, 10 segments)", generate::scissor_lift({}), "platform");
+  load_table("Strandbeest (Fig. 6b, 50 legs)", generate::strandbeest({}), "frame");
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using namespace affix::generate;
+  if (argc > 1 && std::string(argv[1]) == "load") {
+    load_tables();
+    return 0;
+  }
   std::printf("| scene | bodies | joints | dt (s) | steps | ms/step (median / mean) | iterations/step (mean / max) | "
               "capped | max joint error |\n|---|---|---|---|---|---|---|---|---|\n");
   const Scene linkage = peaucellier({});
@@ -93,5 +191,6 @@ int main() {
     const Row r = run(scene);
     std::printf("| %.0e | %.2f / %d | %d | %.1e |\n", eps_t, r.mean_iterations, r.max_iterations, r.capped, r.max_error);
   }
+  load_tables();
   return 0;
 }

@@ -173,6 +173,19 @@ TEST_F(GenerateTest, ImpulseMechanismsWithDefaultsAndOptions) {
   EXPECT_TRUE(lift.contains("ground"));
   expect_refused({"scissor-lift", "--segments", "0"}, {"--segments 0"});
   expect_refused({"scissor-lift", "--angle", "5"}, {"--angle 5"});
+  const nlohmann::json beest =
+      read_json(expect_generated_and_valid({"strandbeest", "--legs", "3", "--load", "2"}, "beest.json"));
+  EXPECT_EQ(beest["bodies"].size(), 2u + 6u * 3u);  // frame, crank, 6 per leg
+  EXPECT_EQ(beest["joints"].size(), 1u + 9u * 3u);  // the axle, 9 hinges per leg
+  EXPECT_EQ(beest["settings"]["solver"], "impulse");
+  double own = 0.0;  // every body but the frame has its mass written; the frame's is 2 kg per leg
+  for (const auto& body : beest["bodies"]) {
+    if (body["name"] != "frame") own += body["mass"].get<double>();
+  }
+  own += 2.0 * 3;
+  EXPECT_NEAR(beest["bodies"][0]["mass"].get<double>(), 2.0 * 3 + 2.0 * own, 1e-9);  // --load 2
+  expect_refused({"strandbeest", "--legs", "0"}, {"--legs 0"});
+  expect_refused({"strandbeest", "--load", "-1"}, {"--load -1"});
 }
 
 TEST_F(GenerateTest, SettingsOptionsReplaceTheFamilysOwn) {

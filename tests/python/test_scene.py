@@ -73,6 +73,7 @@ def test_generate_has_every_kind_and_option_of_the_command_line():
     assert len(affix.generate("peaucellier").body_names) == 7
     assert len(affix.generate("spider", legs=4).body_names) == 1 + 2 * 4
     assert len(affix.generate("scissor-lift", segments=2, angle=45).body_names) == 2 * 2 + 2
+    assert len(affix.generate("strandbeest", legs=4, load=1).body_names) == 2 + 6 * 4
     box = affix.generate("chain", links=2, link="box").to_dict()["bodies"][0]["shape"]
     assert "box" in box
     roped = affix.generate("wrecking-ball", variant="light")

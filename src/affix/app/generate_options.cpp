@@ -21,12 +21,13 @@
 #include "affix/scene/generate/rod_block.hpp"
 #include "affix/scene/generate/scissor_lift.hpp"
 #include "affix/scene/generate/spider.hpp"
+#include "affix/scene/generate/strandbeest.hpp"
 #include "affix/scene/generate/tree.hpp"
 #include "affix/scene/generate/wrecking_ball.hpp"
 
 namespace affix {
 
-const char* const kGenerateKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball, peaucellier, rod-block, spider, scissor-lift";
+const char* const kGenerateKinds = "chain, net, tree, pulley, pile, drop, wrecking-ball, peaucellier, rod-block, spider, scissor-lift, strandbeest";
 
 namespace {
 
@@ -86,6 +87,9 @@ void add_kinds(CLI::App& generate, GenerateArgs& a) {
   CLI::App* lift = add_kind(generate, "scissor-lift", "A scissor lift locked open, dropped 0.4 m (impulse solver)");
   lift->add_option("--segments", a.scissor_lift.segments, "Number of X segments")->capture_default_str();
   lift->add_option("--angle", a.scissor_lift.angle_deg, "Bar angle from the horizontal (degrees)")->capture_default_str();
+  CLI::App* beest = add_kind(generate, "strandbeest", "Theo Jansen's walking machine, dropped 0.4 m (impulse solver)");
+  beest->add_option("--legs", a.strandbeest.legs, "Number of legs (mirrored pairs on a three-phase crank)")->capture_default_str();
+  beest->add_option("--load", a.strandbeest.load, "k: k times the machine's own mass added to its frame")->capture_default_str();
 }
 
 Scene build(const std::string& kind, const GenerateArgs& a) {
@@ -108,6 +112,7 @@ Scene build(const std::string& kind, const GenerateArgs& a) {
   if (kind == "rod-block") return generate::rod_block(a.rod_block);
   if (kind == "spider") return generate::spider(a.spider);
   if (kind == "scissor-lift") return generate::scissor_lift(a.scissor_lift);
+  if (kind == "strandbeest") return generate::strandbeest(a.strandbeest);
   generate::WreckingBallOptions options = a.wrecking_ball;
   if (a.wrecking_variant) {
     const generate::WreckingBallVariant variant = generate::parse_wrecking_ball_variant(*a.wrecking_variant);

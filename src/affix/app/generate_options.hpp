@@ -16,6 +16,7 @@
 #include "affix/scene/generate/rod_block.hpp"
 #include "affix/scene/generate/scissor_lift.hpp"
 #include "affix/scene/generate/spider.hpp"
+#include "affix/scene/generate/strandbeest.hpp"
 #include "affix/scene/generate/tree.hpp"
 #include "affix/scene/generate/wrecking_ball.hpp"
 #include "affix/scene/scene.hpp"
@@ -51,6 +52,7 @@ struct GenerateArgs {
   generate::RodBlockOptions rod_block;
   generate::SpiderOptions spider;
   generate::ScissorLiftOptions scissor_lift;
+  generate::StrandbeestOptions strandbeest;
 };
 
 /// Registers on `generate` the positional KIND (to refuse an unknown one by name), --dt, --duration,

@@ -44,20 +44,33 @@ Eigen::Matrix<double, 6, 1> ImpulseSimulator::contact_row(const RigidContact& c,
   return row;
 }
 
+Eigen::Matrix<double, 6, 1> ImpulseSimulator::pending_velocity(int body) const {
+  const RigidBody& b = bodies_[body];
+  Eigen::Matrix<double, 6, 1> u;
+  u << b.v, b.omega;
+  if (!pending_) return u;
+  // The part of apply(joint_impulse_) that falls on this body: M⁻¹ Σ Jᵀ p over its joint blocks.
+  Eigen::Matrix<double, 6, 1> p = Eigen::Matrix<double, 6, 1>::Zero();
+  for (const auto& [j, joint_side] : blocks_of_body_[body]) {
+    const SystemJoint& block = system_.joints()[j];
+    p.noalias() += (joint_side == 0 ? J1_[j] : J2_[j]).transpose() * joint_impulse_.segment(block.offset, block.rows);
+  }
+  u.head<3>() += b.inverse_mass * p.head<3>();
+  u.tail<3>() += W_[body].bottomRightCorner<3, 3>() * p.tail<3>();
+  return u;
+}
+
 double ImpulseSimulator::contact_rate(const RigidContact& c, const Vec3& d, const std::vector<RigidPose>& poses) const {
   double rate = 0.0;
   for (int side = 0; side < 2; ++side) {
     const int body = side == 0 ? c.body1 : c.body2;
     if (body < 0) continue;
-    Eigen::Matrix<double, 6, 1> u;
-    u << bodies_[body].v, bodies_[body].omega;
-    rate += contact_row(c, d, side, poses).dot(u);
+    rate += contact_row(c, d, side, poses).dot(pending_velocity(body));
   }
   return rate;
 }
 
-double ImpulseSimulator::coupled_impulse(const RigidContact& c, const Vec3& d, double wanted,
-                                         const std::vector<RigidPose>& poses) {
+double ImpulseSimulator::couple(const RigidContact& c, const Vec3& d, const std::vector<RigidPose>& poses, VecX& y) {
   double s = 0.0;
   bool articulated = false;
   Eigen::Matrix<double, 6, 1> Wj[2];
@@ -70,8 +83,9 @@ double ImpulseSimulator::coupled_impulse(const RigidContact& c, const Vec3& d, d
     s += j.dot(Wj[side]);
     articulated = articulated || !blocks_of_body_[body].empty();
   }
+  y.resize(0);
   if (!(s > 0.0)) return 0.0;  // both sides prescribed
-  if (!articulated || system_.size() == 0) return wanted / s;
+  if (!articulated || system_.size() == 0) return s;
   // B = J M⁻¹ j_cᵀ over the joint blocks on either body (header), then y = A⁻¹B.
   coupling_.setZero(system_.size());
   for (int side = 0; side < 2; ++side) {
@@ -82,27 +96,36 @@ double ImpulseSimulator::coupled_impulse(const RigidContact& c, const Vec3& d, d
       coupling_.segment(block.offset, block.rows) += (joint_side == 0 ? J1_[j] : J2_[j]) * Wj[side];
     }
   }
-  system_.solve(coupling_, coupled_);
-  const double schur = s - coupling_.dot(coupled_);
+  system_.solve(coupling_, y);
+  const double schur = s - coupling_.dot(y);
   // s − BᵀA⁻¹B > 0 unless the contact row is a combination of the joint rows (a contact that the
   // joints alone already hold); then no impulse can change its rate without breaking a joint.
-  if (!(schur > 1e-12 * s)) return 0.0;
-  return wanted / schur;
+  return schur > 1e-12 * s ? schur : 0.0;
 }
 
-void ImpulseSimulator::push(const RigidContact& c, const Vec3& d, double impulse, const std::vector<RigidPose>& poses) {
+double ImpulseSimulator::coupled_impulse(const RigidContact& c, const Vec3& d, double wanted,
+                                         const std::vector<RigidPose>& poses) {
+  const double mass = couple(c, d, poses, coupled_);
+  return mass > 0.0 ? wanted / mass : 0.0;
+}
+
+void ImpulseSimulator::push(const RigidContact& c, const Vec3& d, double impulse, const std::vector<RigidPose>& poses,
+                            const VecX& y) {
   if (impulse == 0.0) return;
-  bool articulated = false;
   for (int side = 0; side < 2; ++side) {
     const int body = side == 0 ? c.body1 : c.body2;
     if (body < 0 || bodies_[body].prescribed) continue;
     const Eigen::Matrix<double, 6, 1> du = W_[body] * contact_row(c, d, side, poses) * impulse;
     bodies_[body].v += du.head<3>();
     bodies_[body].omega += du.tail<3>();
-    articulated = articulated || !blocks_of_body_[body].empty();
   }
-  // The joints' impulses p_J = −y p_c of the elimination (header), y from coupled_impulse.
-  if (articulated && system_.size() > 0) apply(-impulse * coupled_);
+  // The joints' impulses p_J = −y p_c of the elimination (header).
+  if (y.size() == 0) return;
+  if (pending_) {
+    joint_impulse_.noalias() -= impulse * y;
+  } else {
+    apply(y, -impulse);
+  }
 }
 
 void ImpulseSimulator::collision_phase() {
@@ -124,7 +147,7 @@ void ImpulseSimulator::collision_phase() {
       // Only the coupled row's impulse is clamped: it may push, never pull.
       const double p = coupled_impulse(c, c.normal, -(1.0 + e) * vn, now_);
       if (p <= 0.0) continue;
-      push(c, c.normal, p, now_);
+      push(c, c.normal, p, now_, coupled_);
       changed = true;
     }
     if (!changed) break;
@@ -141,7 +164,10 @@ bool ImpulseSimulator::contact_phase(StepStats& stats, bool may_give_up) {
   // Gauss–Seidel: a normal impulse may shrink again, never below 0), so that a box's four corners
   // share its weight instead of the first one taking it all and tipping the box. A joint correction
   // follows, which restores the joints to ε_P (the coupling keeps them to first order only), and the
-  // contacts are detected again (at most kContactSweeps times).
+  // contacts are detected again (at most kContactSweeps times). y = A⁻¹B and s − Bᵀy of each contact row
+  // depend on the poses only: they are solved once per detection (3 solves per contact), not per
+  // sweep, and the joint impulses −y p_c are summed and applied once after the sweeps (a rate reads
+  // them on its own bodies only), so that a sweep costs O(contacts × rows) axpys, no solve.
   const double h = h_;
   records_.clear();
   for (int sweep = 0; sweep < kContactSweeps; ++sweep) {
@@ -153,26 +179,42 @@ bool ImpulseSimulator::contact_phase(StepStats& stats, bool may_give_up) {
     if (!penetrating) break;
     rates_.resize(n);
     accumulated_.assign(n, Vec3::Zero());  // (normal, t₁, t₂)
-    for (std::size_t k = 0; k < n; ++k) rates_[k] = contact_rate(contacts_[k], contacts_[k].normal, now_);
+    if (coupled_rows_.size() < 3 * n) coupled_rows_.resize(3 * n);  // grows only: keeps their storage
+    coupled_mass_.resize(3 * n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const RigidContact& c = contacts_[k];
+      rates_[k] = contact_rate(c, c.normal, now_);
+      const Vec3 t1 = perpendicular(c.normal), t2 = c.normal.cross(t1);
+      coupled_mass_[3 * k] = couple(c, c.normal, now_, coupled_rows_[3 * k]);
+      coupled_mass_[3 * k + 1] = couple(c, t1, now_, coupled_rows_[3 * k + 1]);
+      coupled_mass_[3 * k + 2] = couple(c, t2, now_, coupled_rows_[3 * k + 2]);
+    }
+    const auto impulse_for = [&](std::size_t row, double wanted) {
+      return coupled_mass_[row] > 0.0 ? wanted / coupled_mass_[row] : 0.0;
+    };
+    pending_ = system_.size() > 0;
+    if (pending_) joint_impulse_.setZero(system_.size());
     for (int gs = 0; gs < kGaussSeidelSweeps; ++gs) {
       for (std::size_t k = 0; k < n; ++k) {
         const RigidContact& c = contacts_[k];
         Vec3& P = accumulated_[k];
         // The predicted depth after this step's impulses so far is δ − h(v_n − v_n⁰); aim at 0.
         const double wanted = c.depth / h - (contact_rate(c, c.normal, now_) - rates_[k]);
-        const double pn = std::max(P[0] + coupled_impulse(c, c.normal, wanted, now_), 0.0) - P[0];
-        push(c, c.normal, pn, now_);
+        const double pn = std::max(P[0] + impulse_for(3 * k, wanted), 0.0) - P[0];
+        push(c, c.normal, pn, now_, coupled_rows_[3 * k]);
         P[0] += pn;
         const double bound = friction_of(c) * P[0];
         const Vec3 t1 = perpendicular(c.normal), t2 = c.normal.cross(t1);
         for (int i = 1; i <= 2; ++i) {
           const Vec3& t = i == 1 ? t1 : t2;
-          const double target = std::clamp(P[i] + coupled_impulse(c, t, -contact_rate(c, t, now_), now_), -bound, bound);
-          push(c, t, target - P[i], now_);
+          const double target = std::clamp(P[i] + impulse_for(3 * k + i, -contact_rate(c, t, now_)), -bound, bound);
+          push(c, t, target - P[i], now_, coupled_rows_[3 * k + i]);
           P[i] = target;
         }
       }
     }
+    if (pending_) apply(joint_impulse_);
+    pending_ = false;
     if (sweep == 0)
       for (std::size_t k = 0; k < n; ++k)
         if (accumulated_[k][0] > 0.0) {

@@ -255,7 +255,7 @@ void ImpulseSimulator::constraint_velocities(VecX& out) const {
   }
 }
 
-void ImpulseSimulator::apply(const VecX& dp) {
+void ImpulseSimulator::apply(const VecX& dp, double scale) {
   const auto push = [&](int body, const Eigen::Matrix<double, 6, 1>& impulse) {
     RigidBody& b = bodies_[body];
     b.v += b.inverse_mass * impulse.head<3>();
@@ -264,8 +264,8 @@ void ImpulseSimulator::apply(const VecX& dp) {
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const SystemJoint& block = system_.joints()[j];
     const auto seg = dp.segment(block.offset, block.rows);
-    if (block.body1 >= 0) push(block.body1, J1_[j].transpose() * seg);
-    if (block.body2 >= 0) push(block.body2, J2_[j].transpose() * seg);
+    if (block.body1 >= 0) push(block.body1, scale * (J1_[j].transpose() * seg));
+    if (block.body2 >= 0) push(block.body2, scale * (J2_[j].transpose() * seg));
   }
 }
 

@@ -99,8 +99,8 @@ class ImpulseSimulator final : public Simulator {
   double preview_violation();
   /// J u of every row with the current velocities.
   void constraint_velocities(VecX& out) const;
-  /// u += M⁻¹ Jᵀ Δp.
-  void apply(const VecX& dp);
+  /// u += M⁻¹ Jᵀ (scale Δp).
+  void apply(const VecX& dp, double scale = 1.0);
   /// One velocity correction: A p = −J u.
   void velocity_correction();
   /// The joint correction (§3); returns its iterations and sets capped_ when it hit max_iterations.
@@ -120,13 +120,20 @@ class ImpulseSimulator final : public Simulator {
   /// j_c on one side (0: body1, 1: body2) of a contact along d, at these poses.
   Eigen::Matrix<double, 6, 1> contact_row(const RigidContact& c, const Vec3& d, int side,
                                           const std::vector<RigidPose>& poses) const;
-  /// The contact's relative velocity along d with the current velocities.
+  /// A body's (v, ω) with the pending joint impulses of the contact phase (joint_impulse_) applied.
+  Eigen::Matrix<double, 6, 1> pending_velocity(int body) const;
+  /// The contact's relative velocity along d with the current velocities (and pending impulses).
   double contact_rate(const RigidContact& c, const Vec3& d, const std::vector<RigidPose>& poses) const;
-  /// The impulse along d that changes the contact's rate by `wanted` with the joints' rates kept
-  /// (the extended system of impulse_contacts.cpp); leaves y = A⁻¹B in coupled_ for push().
+  /// The contact row along d coupled to the joints (the extended system of impulse_contacts.cpp): its
+  /// effective inverse mass s − BᵀA⁻¹B (s where no articulated body is touched; then y is empty), 0
+  /// where no impulse can change its rate; y = A⁻¹B for push().
+  double couple(const RigidContact& c, const Vec3& d, const std::vector<RigidPose>& poses, VecX& y);
+  /// The impulse along d that changes the contact's rate by `wanted` with the joints' rates kept;
+  /// leaves y in coupled_ for push().
   double coupled_impulse(const RigidContact& c, const Vec3& d, double wanted, const std::vector<RigidPose>& poses);
-  /// Applies the contact impulse and its joint impulses −y p_c.
-  void push(const RigidContact& c, const Vec3& d, double impulse, const std::vector<RigidPose>& poses);
+  /// Applies the contact impulse and its joint impulses −y p_c (y from couple()).
+  void push(const RigidContact& c, const Vec3& d, double impulse, const std::vector<RigidPose>& poses,
+            const VecX& y);
   /// Impacts with restitution, on the velocities before the external impulses (§7).
   void collision_phase();
   /// Penetrations at the preview, friction, and the joint correction after each sweep; false when
@@ -173,6 +180,14 @@ class ImpulseSimulator final : public Simulator {
   std::vector<ContactRecord> records_;
   std::vector<std::vector<std::pair<int, int>>> blocks_of_body_;  // per body: (joint block, side)
   VecX coupling_, coupled_;               // B and y = A⁻¹B of the contact coupling
+  // Per contact of one detection and direction (3k: normal, 3k + 1, 3k + 2: tangents): y = A⁻¹B and
+  // s − Bᵀy, which depend on the poses only, so that the Gauss–Seidel sweeps solve once per row.
+  std::vector<VecX> coupled_rows_;
+  std::vector<double> coupled_mass_;
+  // The contact phase's joint impulses Σ −y p_c, applied to the bodies once after its Gauss–Seidel
+  // sweeps (pending_) rather than to every body at every impulse; rates read them on their bodies.
+  VecX joint_impulse_;
+  bool pending_ = false;
   int step_ = 0;
 };
 
