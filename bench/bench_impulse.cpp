@@ -14,12 +14,14 @@
 // time, beside ODE's dWorldStep and dWorldQuickStep (bench/peers/ode_engine.cpp, its one translation).
 //
 //   affix_bench_impulse            run with OMP_NUM_THREADS=1 (CHOLMOD's BLAS would thread otherwise)
-//   affix_bench_impulse load       the §7 table only
+//   affix_bench_impulse load [S [N]]   the §7 table only; each cell stops after S s of stepping (15);
+//                                      loads k = 0, N, 2N, … (1)
 #include <algorithm>
 #include <chrono>
 #include <optional>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -80,8 +82,16 @@ void print(const std::string& name, const Scene& scene, const Row& r) {
               r.max_iterations, r.capped, r.max_error);
 }
 
-/// ms per step and joint gap of one engine over the whole scene, as bench/peers measures them; the
-/// engine's refusal (InputError) as the cell's text.
+/// Stepping time one cell may take: ODE's dense dWorldStep on the Strandbeest (2,255 joint rows) takes
+/// on the order of a second a step, and 11 loads × 100 steps of it would be most of an hour. A cell
+/// that reaches it stops there and says how many steps its measures cover (as bench/peers' budget).
+/// `affix_bench_impulse load S` sets it to S seconds (the whole second of dWorldStep: about 100 s a cell).
+double cell_budget_ms = 15000.0;
+/// `load S N`: the loads k = 0, N, 2N, … ≤ 10 only (`load 120 5`: the whole second of every engine at 0, 5, 10).
+int load_stride = 1;
+
+/// ms per step and joint gap of one engine over the whole scene (or the steps of cell_budget_ms), as
+/// bench/peers measures them; the engine's refusal (InputError) as the cell's text.
 std::string measured(const Scene& scene, const Model& model, const std::function<std::unique_ptr<peers::Engine>()>& make) {
   std::unique_ptr<peers::Engine> engine;
   try {
@@ -96,16 +106,23 @@ std::string measured(const Scene& scene, const Model& model, const std::function
   peers::MeasureRecorder recorder(model, shapes);
   std::vector<BodyPose> poses(model.bodies.size());
   const int steps = static_cast<int>(std::lround(scene.settings.duration / scene.settings.dt));
-  for (int n = 0; n < steps; ++n) {
+  double spent_ms = 0.0;
+  int made = 0;
+  while (made < steps && spent_ms < cell_budget_ms) {
     const auto start = std::chrono::steady_clock::now();
     engine->step();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    spent_ms += ms;
+    ++made;
     engine->poses(poses);
     if (!recorder.record(poses, ms)) break;
   }
   const peers::Measures m = recorder.result();
-  char cell[128];
+  char cell[160];
   std::snprintf(cell, sizeof cell, "%.2f ms, %.1e m%s", m.median_ms, m.max_joint_gap, m.blew_up ? " (blew up)" : "");
+  if (!m.blew_up && made < steps) {
+    std::snprintf(cell + std::strlen(cell), sizeof cell - std::strlen(cell), " (%d of %d steps)", made, steps);
+  }
   return cell;
 }
 
@@ -130,7 +147,7 @@ void load_table(const std::string& title, const Scene& base, const std::string& 
               "median ms per step, largest joint gap\n\n| k | impulse |%s\n|---|---|%s\n",
               title.c_str(), base.bodies.size(), base.joints.size(), base.settings.dt, base.settings.duration, own,
               carrier.c_str(), kOde ? " ODE dWorldStep | ODE dWorldQuickStep |" : "", kOde ? "---|---|" : "");
-  for (int k = 0; k <= 10; ++k) {
+  for (int k = 0; k <= 10; k += load_stride) {
     Scene scene = base;
     scene.bodies[static_cast<std::size_t>(index)].mass = unloaded.bodies[static_cast<std::size_t>(index)].mass + k * own;
     scene.bodies[static_cast<std::size_t>(index)].inertial.reset();
@@ -156,6 +173,8 @@ void load_tables() {
 int main(int argc, char** argv) {
   using namespace affix::generate;
   if (argc > 1 && std::string(argv[1]) == "load") {
+    if (argc > 2) cell_budget_ms = 1000.0 * std::stod(argv[2]);
+    if (argc > 3) load_stride = std::max(1, std::stoi(argv[3]));
     load_tables();
     return 0;
   }

@@ -5,8 +5,10 @@
 // space; up to 4 contact points per geom pair, Coulomb friction with the geometric mean of the two
 // coefficients (dContactApprox1: without it ODE reads mu as a force bound in newtons, not a
 // coefficient), no bounce. Joined bodies do not collide (dAreConnectedExcluding), nor do bodies the
-// scene's collision filters keep apart (Model::may_collide in the near callback). Translation choices:
-// bench/peers/README.md.
+// scene's collision filters keep apart (Model::may_collide in the near callback). A compound body is one
+// ODE body with a geom per part at its offset (dGeomSetBody + dGeomSetOffsetPosition/Rotation); a
+// cylinder is dCreateCylinder, whose axis is checked to be z (affix's) before it is used. Translation
+// choices: bench/peers/README.md.
 #include <ode/ode.h>
 
 #include <cmath>
@@ -17,7 +19,7 @@
 
 #include "affix/error.hpp"
 #include "engine.hpp"
-#include "primitives.hpp"
+#include "geom_parts.hpp"
 
 namespace affix::peers {
 
@@ -31,12 +33,37 @@ void init_ode() {
   (void)done;
 }
 
+/// ODE's documentation puts dCreateCylinder's axis along the geom's z axis, as affix's CylinderShape;
+/// checked rather than assumed: a cylinder of radius 1 and length 4 at rest must have the box
+/// [−1, 1]² × [−2, 2] as its bounds.
+void check_cylinder_axis() {
+  static const bool along_z = [] {
+    dGeomID cylinder = dCreateCylinder(nullptr, 1.0, 4.0);
+    dReal bounds[6];
+    dGeomGetAABB(cylinder, bounds);
+    dGeomDestroy(cylinder);
+    const dReal expected[6] = {-1, 1, -1, 1, -2, 2};
+    for (int i = 0; i < 6; ++i) {
+      if (std::abs(bounds[i] - expected[i]) > 1e-9) return false;
+    }
+    return true;
+  }();
+  if (!along_z) throw std::runtime_error("ODE's dCreateCylinder is not along z: its translation would be wrong");
+}
+
+/// A row-major 3 × 4 ODE rotation from an Eigen one.
+void to_ode(const Mat3& R, dMatrix3 out) {
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) out[4 * a + b] = R(a, b);
+    out[4 * a + 3] = 0;
+  }
+}
+
 class OdeEngine final : public Engine {
  public:
   OdeEngine(const BenchInput& input, bool quick) : quick_(quick), h_(input.model.settings.dt), model_(input.model) {
     init_ode();
     const Model& model = input.model;
-    require_primitives(input.scene);
     world_ = dWorldCreate();
     space_ = dHashSpaceCreate(nullptr);
     contacts_ = dJointGroupCreate(0);
@@ -48,7 +75,7 @@ class OdeEngine final : public Engine {
       ground_ = {model.ground->friction, -1};
     }
     surfaces_.resize(model.bodies.size());
-    for (std::size_t i = 0; i < model.bodies.size(); ++i) add_body(input.scene.bodies[i], model.bodies[i], i);
+    for (std::size_t i = 0; i < model.bodies.size(); ++i) add_body(input.scene, model.bodies[i], i);
     for (std::size_t k = 0; k < model.joints.size(); ++k) add_joint(model, k);
   }
 
@@ -72,51 +99,75 @@ class OdeEngine final : public Engine {
 
   void poses(std::vector<BodyPose>& out) const override {
     for (std::size_t i = 0; i < out.size(); ++i) {
-      const dReal* p = dGeomGetPosition(geoms_[i]);
-      const dReal* r = dGeomGetRotation(geoms_[i]);  // 3 × 4, row-major
-      out[i].p = {p[0], p[1], p[2]};
+      dBodyID rigid = bodies_[i];
+      if (!rigid) {  // fixed: where it was put
+        out[i] = {model_.bodies[i].position, model_.bodies[i].rotation};
+        continue;
+      }
+      const dReal* p = dBodyGetPosition(rigid);  // the centre of mass
+      const dReal* r = dBodyGetRotation(rigid);  // 3 × 4, row-major
       for (int a = 0; a < 3; ++a) {
         for (int b = 0; b < 3; ++b) out[i].A(a, b) = r[4 * a + b];
       }
+      // The model's origin: x = c − R c̄, with c̄ the centre of mass in the rest frame.
+      out[i].p = Vec3(p[0], p[1], p[2]) - out[i].A * model_.bodies[i].center_of_mass;
     }
   }
 
  private:
-  void add_body(const BodyDef& def, const ModelBody& body, std::size_t index) {
+  void add_body(const Scene& scene, const ModelBody& body, std::size_t index) {
     if (body.kinematic) {
       throw InputError("bodies[" + std::to_string(index) + "].kinematic: bench/peers drives no prescribed motion");
     }
-    const Primitive shape = *primitive_of(def);
-    // ODE's capsule is along its z axis with the cylinder's length, as affix's.
-    dGeomID geom = shape.kind == Primitive::Kind::box
-                       ? dCreateBox(space_, 2 * shape.half.x(), 2 * shape.half.y(), 2 * shape.half.z())
-                   : shape.kind == Primitive::Kind::sphere ? dCreateSphere(space_, shape.radius)
-                                                           : dCreateCapsule(space_, shape.radius, 2 * shape.half_length);
+    const std::vector<GeomPart> parts = geom_parts(scene, index);
     surfaces_[index] = {body.friction, static_cast<int>(index)};
-    dGeomSetData(geom, &surfaces_[index]);
-    dMatrix3 rotation;
-    for (int a = 0; a < 3; ++a) {
-      for (int b = 0; b < 3; ++b) rotation[4 * a + b] = body.rotation(a, b);
-      rotation[4 * a + 3] = 0;
-    }
-    if (body.fixed) {  // a static geom: no ODE body
-      dGeomSetPosition(geom, body.position.x(), body.position.y(), body.position.z());
-      dGeomSetRotation(geom, rotation);
-      bodies_.push_back(nullptr);
-    } else {
-      dBodyID rigid = dBodyCreate(world_);
+    dBodyID rigid = nullptr;
+    if (!body.fixed) {  // a fixed body is static geoms: no ODE body
+      // ODE puts a body's reference point at its centre of mass (its dMass centre must be 0), so the
+      // body sits at x + R c̄ and its geoms at their offsets from c̄.
+      rigid = dBodyCreate(world_);
       dMass mass;
-      const Mat3& I = body.inertia;  // about the centre of mass (the origin of a centred primitive)
+      const Mat3& I = body.inertia;  // about the centre of mass, rest axes
       dMassSetParameters(&mass, body.mass, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
       dBodySetMass(rigid, &mass);
-      dBodySetPosition(rigid, body.position.x(), body.position.y(), body.position.z());
+      const Vec3 c = body.position + body.rotation * body.center_of_mass;
+      dBodySetPosition(rigid, c.x(), c.y(), c.z());
+      dMatrix3 rotation;
+      to_ode(body.rotation, rotation);
       dBodySetRotation(rigid, rotation);
-      dBodySetLinearVel(rigid, body.velocity.x(), body.velocity.y(), body.velocity.z());
+      // The model's velocity is the origin's; the centre of mass moves with v + ω × R c̄.
+      const Vec3 v = body.velocity + body.angular_velocity.cross(body.rotation * body.center_of_mass);
+      dBodySetLinearVel(rigid, v.x(), v.y(), v.z());
       dBodySetAngularVel(rigid, body.angular_velocity.x(), body.angular_velocity.y(), body.angular_velocity.z());
-      dGeomSetBody(geom, rigid);
-      bodies_.push_back(rigid);
     }
-    geoms_.push_back(geom);
+    bodies_.push_back(rigid);
+    for (const GeomPart& part : parts) {
+      dGeomID geom = nullptr;
+      switch (part.kind) {
+        case GeomPart::Kind::box: geom = dCreateBox(space_, part.size.x(), part.size.y(), part.size.z()); break;
+        case GeomPart::Kind::sphere: geom = dCreateSphere(space_, part.radius); break;
+        // ODE's capsule and cylinder lie along z with the cylinder's length, as affix's.
+        case GeomPart::Kind::capsule: geom = dCreateCapsule(space_, part.radius, part.length); break;
+        case GeomPart::Kind::cylinder:
+          check_cylinder_axis();
+          geom = dCreateCylinder(space_, part.radius, part.length);
+          break;
+      }
+      dGeomSetData(geom, &surfaces_[index]);
+      dMatrix3 rotation;
+      if (rigid) {
+        dGeomSetBody(geom, rigid);
+        const Vec3 offset = part.position - body.center_of_mass;
+        dGeomSetOffsetPosition(geom, offset.x(), offset.y(), offset.z());
+        to_ode(part.rotation, rotation);
+        dGeomSetOffsetRotation(geom, rotation);
+      } else {
+        const Vec3 p = body.position + body.rotation * part.position;
+        dGeomSetPosition(geom, p.x(), p.y(), p.z());
+        to_ode(body.rotation * part.rotation, rotation);
+        dGeomSetRotation(geom, rotation);
+      }
+    }
   }
 
   void add_joint(const Model& model, std::size_t k) {
@@ -145,6 +196,7 @@ class OdeEngine final : public Engine {
     auto& self = *static_cast<OdeEngine*>(data);
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
     if (!b1 && !b2) return;
+    if (b1 == b2) return;  // two parts of one compound body
     if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return;
     const Surface& s1 = *static_cast<const Surface*>(dGeomGetData(g1));
     const Surface& s2 = *static_cast<const Surface*>(dGeomGetData(g2));
@@ -175,7 +227,6 @@ class OdeEngine final : public Engine {
   Surface ground_;
   std::vector<Surface> surfaces_;  // the geoms' data, model order
   std::vector<dBodyID> bodies_;   // model order; nullptr for fixed bodies
-  std::vector<dGeomID> geoms_;
 };
 
 }  // namespace

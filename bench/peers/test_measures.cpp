@@ -1,7 +1,8 @@
 // The shared measures of bench/peers against closed forms and brute force: penetration depths of
 // boxes, spheres and capsules (the box–box separating-axis depth against the minimum overlap over densely
 // sampled directions, which it must never exceed and must approach), ground depth, joint gaps from the
-// model's joint frames, energy from poses alone, blow-up detection and the median step time.
+// model's joint frames, energy from poses alone, blow-up detection and the median step time; and the
+// geoms the peers are given (geom_parts) against the compiled model's own surface of the same body.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +11,9 @@
 
 #include <Eigen/Geometry>
 
+#include "affix/error.hpp"
 #include "affix/model/model.hpp"
+#include "geom_parts.hpp"
 #include "measures.hpp"
 #include "penetration.hpp"
 
@@ -256,6 +259,77 @@ TEST(MeasureRecorder, NonFiniteOrFarAwayBodiesBlowUp) {
   MeasureRecorder nan(f.model, f.shapes());
   EXPECT_FALSE(nan.record({at({0, 0, NAN}), at({2, 0, 1})}, 1.0));
   EXPECT_NE(nan.result().blow_up_reason.find("not finite"), std::string::npos);
+}
+
+// A compound of a turned, offset box and a scaled, turned cylinder: each part's corners (the box's 8,
+// the cylinder's cap centres) are where the compiled model (body_mesh.cpp) put them, and every vertex
+// of the model's surface lies in one of the parts — placement, rotation and scale agree both ways.
+TEST(GeomParts, CompoundPartsCoverTheModelSurfaceWhereItIs) {
+  Scene scene;
+  BodyDef body;
+  ShapePart bar{BoxShape{Vec3(0.5, 0.1, 0.2)}, Vec3(0.3, -0.1, 0.05),
+                Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized())), Vec3::Ones()};
+  ShapePart drum{CylinderShape{0.1, 0.4, 16}, Vec3(-0.2, 0.1, 0.0), Quat(Eigen::AngleAxisd(0.5 * std::numbers::pi, Vec3::UnitX())),
+                 Vec3(1.5, 1.5, 0.5)};
+  body.shape = CompoundShape{{bar, drum}};
+  body.mass = 1.0;
+  scene.bodies.push_back(body);
+  const Model model = compile(scene);
+  const std::vector<GeomPart> parts = geom_parts(scene, 0);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].kind, GeomPart::Kind::box);
+  EXPECT_EQ(parts[1].kind, GeomPart::Kind::cylinder);
+  EXPECT_NEAR(parts[1].radius, 0.15, 1e-15);
+  EXPECT_NEAR(parts[1].length, 0.2, 1e-15);
+  const std::vector<Vec3>& surface = model.bodies[0].mesh->vertices;
+  const auto on_surface = [&](const Vec3& x) {
+    double nearest = 1e9;
+    for (const Vec3& v : surface) nearest = std::min(nearest, (v - x).norm());
+    return nearest;
+  };
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vec3 sign((corner & 1) ? 1 : -1, (corner & 2) ? 1 : -1, (corner & 4) ? 1 : -1);
+    EXPECT_LT(on_surface(parts[0].position + parts[0].rotation * (0.5 * parts[0].size).cwiseProduct(sign)), 1e-12);
+  }
+  for (const double end : {-0.5, 0.5}) {  // the caps' centres: the fans' centre vertices
+    EXPECT_LT(on_surface(parts[1].position + parts[1].rotation * Vec3(0, 0, end * parts[1].length)), 1e-12);
+  }
+  for (const Vec3& v : surface) {
+    const Vec3 b = parts[0].rotation.transpose() * (v - parts[0].position);
+    const Vec3 c = parts[1].rotation.transpose() * (v - parts[1].position);
+    const bool in_box = (b.cwiseAbs() - 0.5 * parts[0].size).maxCoeff() < 1e-12;
+    const bool in_cylinder = std::hypot(c.x(), c.y()) < parts[1].radius + 1e-12 && std::abs(c.z()) < 0.5 * parts[1].length + 1e-12;
+    EXPECT_TRUE(in_box || in_cylinder) << v.transpose();
+  }
+}
+
+TEST(GeomParts, ShapesNoPeerHasAreRefusedWithTheirPath) {
+  Scene scene;
+  scene.file = "s.json";
+  BodyDef plain;
+  plain.shape = CylinderShape{0.2, 1.0, 12};
+  BodyDef torus;
+  torus.shape = TorusShape{};
+  BodyDef ellipsoid;
+  ellipsoid.shape = CompoundShape{{ShapePart{BoxShape{}, Vec3::Zero(), Quat::Identity(), Vec3::Ones()},
+                                   ShapePart{SphereShape{}, Vec3::Zero(), Quat::Identity(), Vec3(1, 2, 1)}}};
+  scene.bodies = {plain, torus, ellipsoid};
+  const std::vector<GeomPart> one = geom_parts(scene, 0);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].kind, GeomPart::Kind::cylinder);
+  EXPECT_TRUE(one[0].position.isZero() && one[0].rotation.isIdentity());
+  const auto message = [&](std::size_t i) {
+    try {
+      geom_parts(scene, i);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message(1).find("s.json: bodies[1].shape: bench/peers translates a box"), std::string::npos) << message(1);
+  EXPECT_NE(message(2).find("s.json: bodies[2].shape.parts[1]: bench/peers translates a sphere scaled equally"),
+            std::string::npos)
+      << message(2);
 }
 
 }  // namespace
