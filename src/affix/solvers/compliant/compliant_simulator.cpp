@@ -6,7 +6,6 @@
 #include <limits>
 #include <string>
 
-#include "affix/body/kinematic_motion.hpp"
 #include "affix/error.hpp"
 #include "affix/joints/geometric_stiffness.hpp"
 #include "affix/joints/rigid_parts.hpp"
@@ -43,10 +42,16 @@ void refuse_unsupported(const Model& model) {
   }
 }
 
-/// The rotation vector of R (|w| ≤ π).
-Vec3 rotation_vector(const Mat3& R) {
-  const Eigen::AngleAxisd aa(R);
-  return aa.angle() * aa.axis();
+/// c += h v, R ← exp(hω)R (rigid_body.hpp's drift) keeping the world angular momentum L = Iω: the
+/// compliant step's state is the momenta p = M v (header), and a torque-free step that holds L while
+/// I = R Ī Rᵀ turns conserves angular momentum exactly (the gyroscopic term ω × Iω is implicit in the
+/// change of I), which holding ω would not.
+void drift_at_constant_momentum(RigidBody& body, double h) {
+  const Vec3 L = body.angular_momentum();
+  const RigidDrift d = drift(body.c, body.q, body.v, body.omega, h);
+  body.c = d.c;
+  body.q = d.q;
+  body.set_angular_momentum(L);
 }
 
 }  // namespace
@@ -71,9 +76,11 @@ SolverCapabilities CompliantSimulator::capabilities() {
 CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : model_(std::move(model)) {
   check_model(*model_);
   settings_ = read_compliant_settings(model_->settings, model_->file);
-  bodies_ = compliant_bodies(*model_);
-  prescribed_ = affine_bodies(*model_);
+  bodies_ = rigid_bodies(*model_);
   const int n_bodies = static_cast<int>(model_->bodies.size());
+  prescribed_.resize(n_bodies);
+  for (int i = 0; i < n_bodies; ++i)
+    if (bodies_[i].prescribed) prescribed_[i] = PrescribedMotion(model_->bodies[i]);
   unknown_of_.assign(n_bodies, -1);
   for (int i = 0; i < n_bodies; ++i)
     if (!model_->bodies[i].is_dirichlet()) unknown_of_[i] = static_cast<int>(moving_.size()), moving_.push_back(i);
@@ -130,12 +137,12 @@ void CompliantSimulator::estimate_initial_multipliers() {
   const int n = static_cast<int>(moving_.size());
   VecX free(6 * n);
   for (int u = 0; u < n; ++u) {
-    const CompliantBody& b = bodies_[moving_[u]];
+    const RigidBody& b = bodies_[moving_[u]];
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
     W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
     free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
-    free.segment<3>(6 * u + 3) = b.L;
+    free.segment<3>(6 * u + 3) = b.angular_momentum();
   }
   VecX v_free(6 * n);
   for (int u = 0; u < n; ++u) v_free.segment<6>(6 * u) = W_[u] * free.segment<6>(6 * u);
@@ -149,7 +156,7 @@ void CompliantSimulator::estimate_initial_multipliers() {
 
 RigidPose CompliantSimulator::rigid_pose(int body) const {
   if (body < 0) return {};
-  return {bodies_[body].c, bodies_[body].R()};
+  return bodies_[body].pose();
 }
 
 void CompliantSimulator::evaluate_rows() {
@@ -189,29 +196,25 @@ StepStats CompliantSimulator::step() {
   std::vector<std::pair<int, RigidPose>> prescribed_next;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (unknown_of_[i] >= 0) continue;
-    const BodyPose next = affine_pose(prescribed_state(prescribed_[i], t + h));
-    const RigidPose now = rigid_pose(static_cast<int>(i));
-    const RigidPose after{next.p + next.A * bodies_[i].rest_center, next.A};
-    prescribed_v_[i] = (after.c - now.c) / h;
-    prescribed_w_[i] = rotation_vector(after.R * now.R.transpose()) / h;
-    prescribed_next.emplace_back(static_cast<int>(i), after);
+    prescribed_[i].twist(t, h, prescribed_v_[i], prescribed_w_[i]);
+    prescribed_next.emplace_back(static_cast<int>(i), prescribed_[i].at(t + h));
   }
   // Momenta plus impulses of gravity and the scene's forces: p + h f.
   VecX free(6 * n);
   for (int u = 0; u < n; ++u) {
-    const CompliantBody& b = bodies_[moving_[u]];
+    const RigidBody& b = bodies_[moving_[u]];
     M_[u].setZero();
     M_[u].topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
     M_[u].bottomRightCorner<3, 3>() = b.world_inertia();
     free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
-    free.segment<3>(6 * u + 3) = b.L;
+    free.segment<3>(6 * u + 3) = b.angular_momentum();
   }
   for (std::size_t k = 0; k < model_->forces.size(); ++k) {
     const ForceDef& f = model_->forces[k];
     const int u = unknown_of_[f.body_index];
     if (u < 0 || !(f.start <= t && t < f.end)) continue;
-    const CompliantBody& b = bodies_[f.body_index];
-    const Vec3 lever = b.R() * (force_points_[k] - b.rest_center);
+    const RigidBody& b = bodies_[f.body_index];
+    const Vec3 lever = b.rotation() * (force_points_[k] - b.rest_center);
     free.segment<3>(6 * u) += h * f.force;
     free.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
   }
@@ -303,17 +306,17 @@ StepStats CompliantSimulator::step() {
   J_.multiply_add(v, residual);
   // New momenta M v₊ and poses.
   for (int u = 0; u < n; ++u) {
-    CompliantBody& body = bodies_[moving_[u]];
+    RigidBody& body = bodies_[moving_[u]];
     body.v = v.segment<3>(6 * u);
-    body.L = M_[u].bottomRightCorner<3, 3>() * v.segment<3>(6 * u + 3);
-    body.integrate_pose(h);
+    body.omega = v.segment<3>(6 * u + 3);  // L = I ω₊ at the step's start rotation, held by the drift
+    drift_at_constant_momentum(body, h);
   }
   for (const auto& [i, pose] : prescribed_next) {
-    CompliantBody& body = bodies_[i];
+    RigidBody& body = bodies_[i];
     body.c = pose.c;
     body.q = Quat(pose.R).normalized();
     body.v = prescribed_v_[i];
-    body.L = body.world_inertia() * prescribed_w_[i];
+    body.omega = prescribed_w_[i];
   }
   ++step_;
   check_finite();
@@ -332,7 +335,7 @@ StepStats CompliantSimulator::step() {
         stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r]));
   }
   for (int u = 0; u < n; ++u) {
-    const CompliantBody& body = bodies_[moving_[u]];
+    const RigidBody& body = bodies_[moving_[u]];
     stats.kinetic_energy += body.kinetic_energy();
     stats.potential_energy -= body.mass * model_->settings.gravity.dot(body.c);
   }
@@ -364,7 +367,7 @@ void CompliantSimulator::project_poses() {
       if (S[r] == kLeftOut) rhs[r] = 0.0;
     if (rhs.cwiseAbs().maxCoeff() < 1e-14) return;
     for (int u = 0; u < n; ++u) {
-      const CompliantBody& b = bodies_[moving_[u]];
+      const RigidBody& b = bodies_[moving_[u]];
       W_[u].setZero();
       W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
       W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
@@ -374,12 +377,12 @@ void CompliantSimulator::project_poses() {
     VecX delta = VecX::Zero(6 * n);
     J_.transpose_multiply_add(nu, delta);
     for (int u = 0; u < n; ++u) {
-      CompliantBody& b = bodies_[moving_[u]];
+      RigidBody& b = bodies_[moving_[u]];
       const Vec6 d = W_[u] * delta.segment<6>(6 * u);
-      const Vec3 L_body = b.R().transpose() * b.L;  // the spin travels with the body
+      const Vec3 omega_body = b.rotation().transpose() * b.omega;  // the spin (and L) travels with the body
       b.c += d.head<3>();
       b.q = (Quat(rotation_from_rotation_vector(d.tail<3>())) * b.q).normalized();
-      b.L = b.R() * L_body;
+      b.omega = b.rotation() * omega_body;
     }
   }
 }
@@ -387,9 +390,9 @@ void CompliantSimulator::project_poses() {
 void CompliantSimulator::check_finite() const {
   constexpr double kRunaway = 1e12;  // m/s or rad/s: far beyond anything a scene means
   for (int i : moving_) {
-    const CompliantBody& b = bodies_[i];
-    const bool finite = b.c.allFinite() && b.q.coeffs().allFinite() && b.v.allFinite() && b.L.allFinite();
-    if (!finite || b.v.norm() > kRunaway || b.omega().norm() > kRunaway)
+    const RigidBody& b = bodies_[i];
+    const bool finite = b.c.allFinite() && b.q.coeffs().allFinite() && b.v.allFinite() && b.omega.allFinite();
+    if (!finite || b.v.norm() > kRunaway || b.omega.norm() > kRunaway)
       throw SimulationError("body '" + excerpt(model_->bodies[i].name) + "' diverged (state not finite or runaway)");
   }
 }
@@ -397,17 +400,11 @@ void CompliantSimulator::check_finite() const {
 VecX CompliantSimulator::multipliers() const { return mu_ / model_->settings.dt; }
 
 std::vector<BodyPose> CompliantSimulator::poses() const {
-  std::vector<BodyPose> out;
-  out.reserve(bodies_.size());
-  for (const CompliantBody& b : bodies_) out.push_back(b.pose());
-  return out;
+  return body_poses(bodies_, static_cast<int>(bodies_.size()));
 }
 
 std::vector<BodyVelocity> CompliantSimulator::velocities() const {
-  std::vector<BodyVelocity> out;
-  out.reserve(bodies_.size());
-  for (const CompliantBody& b : bodies_) out.push_back(b.velocity());
-  return out;
+  return body_velocities(bodies_, static_cast<int>(bodies_.size()));
 }
 
 std::vector<JointRecord> CompliantSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }

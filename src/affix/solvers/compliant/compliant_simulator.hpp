@@ -1,6 +1,6 @@
 #pragma once
 // The `compliant` solver (Andrews 2017, Geometric Stiffness for Real-time Constrained Multibody
-// Dynamics): rigid bodies in maximal coordinates (body/rigid_body.hpp), joints as compliant constraint
+// Dynamics): rigid bodies in maximal coordinates (solvers/rigid/rigid_body.hpp), joints as compliant constraint
 // rows (joints/rigid_jacobian.hpp), one linear solve per step.
 //
 // A step (Andrews Eq. 2–3, velocity-level implicit Euler with the rows linearised at the start):
@@ -15,13 +15,12 @@
 #include <memory>
 #include <vector>
 
-#include "affix/body/affine_body.hpp"
-#include "affix/solvers/compliant/compliant_body.hpp"
 #include "affix/joints/rigid_jacobian.hpp"
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
 #include "affix/solvers/compliant/compliant_settings.hpp"
 #include "affix/solvers/compliant/reduced_system.hpp"
+#include "affix/solvers/rigid/rigid_body.hpp"
 
 namespace affix {
 
@@ -61,8 +60,8 @@ class CompliantSimulator final : public Simulator {
 
   std::shared_ptr<const Model> model_;
   CompliantSettings settings_;
-  std::vector<CompliantBody> bodies_;
-  std::vector<AffineBody> prescribed_;   // the model's bodies as affine bodies, for prescribed_state()
+  std::vector<RigidBody> bodies_;       // rigid_body.hpp, shared with impulse
+  std::vector<PrescribedMotion> prescribed_;  // per model body (used for prescribed ones)
   std::vector<int> unknown_of_;          // per model body: its index among the unknowns, or −1
   std::vector<int> moving_;              // the unknowns' model indices
   std::vector<Vec3> prescribed_v_, prescribed_w_;  // per model body: velocity over the current step
