@@ -11,9 +11,14 @@
 #include "affix/joints/rigid_parts.hpp"
 #include "affix/math/rotation.hpp"
 #include "support/finite_differences.hpp"
+#include "support/random_rigid.hpp"
 
 namespace affix {
 namespace {
+
+using test::moved;
+using test::random_pose;
+using test::random_vec;
 
 struct Case {
   const char* name;
@@ -27,34 +32,9 @@ const Case kCases[] = {{"ball", JointType::ball},           {"hinge", JointType:
                        {"distance", JointType::distance},   {"slider_plane", JointType::slider, true},
                        {"slider_line", JointType::slider},  {"cable", JointType::cable}};
 
-Vec3 random_vec(std::mt19937& rng, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  return {u(rng), u(rng), u(rng)};
-}
-
-RigidPose random_pose(std::mt19937& rng) {
-  return {random_vec(rng, 2.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
-}
-
-RigidJoint random_joint(const Case& c, int body2, std::mt19937& rng) {
-  ModelJoint j;
-  j.def.type = c.type;
-  if (c.plane) j.def.normal = Vec3::UnitZ();
-  else if (c.type == JointType::slider) j.def.direction = Vec3::UnitZ();
-  j.def.length = 0.7;
-  j.body1 = 0;
-  j.body2 = body2;
-  j.frame1 = {random_vec(rng, 1.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
-  j.frame2 = {random_vec(rng, 1.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
-  std::vector<ModelBody> bodies(2);
-  for (ModelBody& b : bodies) b.center_of_mass = random_vec(rng, 0.5);
-  return rigid_joint(j, bodies);
-}
-
-RigidPose moved(RigidPose pose, int k, double h) {
-  if (k < 3) pose.c[k] += h;
-  else pose.R = rotation_from_rotation_vector(h * Vec3::Unit(k - 3)) * pose.R;
-  return pose;
+RigidJoint random_rigid_joint(const Case& c, int body2, std::mt19937& rng) {
+  const std::vector<ModelBody> bodies{test::random_body(rng), test::random_body(rng)};
+  return rigid_joint(test::random_joint(c.type, c.plane, body2, rng), bodies);
 }
 
 /// Jᵀλ over [v₁, ω₁, v₂, ω₂] (zeros for the world's half).
@@ -73,7 +53,7 @@ TEST_P(GeometricStiffness, MatchesCentralDifferencesOfTheConstraintForce) {
   std::mt19937 rng(29);
   for (int body2 : {1, -1}) {
     for (int trial = 0; trial < 20; ++trial) {
-      const RigidJoint joint = random_joint(c, body2, rng);
+      const RigidJoint joint = random_rigid_joint(c, body2, rng);
       const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
       const RigidVector lambda = RigidVector::NullaryExpr(joint.count, [&] { return random_vec(rng, 5.0)[0]; });
       const Mat12 K = geometric_stiffness(joint, p1, p2, lambda);
@@ -98,7 +78,7 @@ TEST_P(GeometricStiffness, LowRankTermsSumToK) {
   std::mt19937 rng(5);
   for (int body2 : {1, -1}) {
     for (int trial = 0; trial < 10; ++trial) {
-      const RigidJoint joint = random_joint(c, body2, rng);
+      const RigidJoint joint = random_rigid_joint(c, body2, rng);
       const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
       const RigidVector lambda = RigidVector::NullaryExpr(joint.count, [&] { return random_vec(rng, 5.0)[0]; });
       std::vector<RankOneTerm> terms;
@@ -116,7 +96,7 @@ TEST_P(GeometricStiffness, PartsRebuildTheRowsValues) {
   const Case& c = GetParam();
   std::mt19937 rng(11);
   for (int body2 : {1, -1}) {
-    const RigidJoint joint = random_joint(c, body2, rng);
+    const RigidJoint joint = random_rigid_joint(c, body2, rng);
     const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
     const RigidSide s1 = rigid_side(joint.body1, joint.frame1, p1), s2 = rigid_side(joint.body2, joint.frame2, p2);
     const RigidParts parts = rigid_parts(joint);

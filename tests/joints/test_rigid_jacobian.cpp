@@ -10,9 +10,17 @@
 #include "affix/joints/rigid_jacobian.hpp"
 #include "affix/math/rotation.hpp"
 #include "support/finite_differences.hpp"
+#include "support/random_rigid.hpp"
 
 namespace affix {
 namespace {
+
+using test::moved;
+using test::random_body;
+using test::random_joint;
+using test::random_pose;
+using test::random_rotation;
+using test::random_vec;
 
 struct Case {
   const char* name;
@@ -29,43 +37,6 @@ const Case kCases[] = {{"ball", JointType::ball, 3},          {"hinge", JointTyp
                        {"distance", JointType::distance, 1},  {"slider_plane", JointType::slider, 1, true},
                        {"slider_line", JointType::slider, 2}, {"cable", JointType::cable, 6}};
 
-Vec3 random_vec(std::mt19937& rng, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  return {u(rng), u(rng), u(rng)};
-}
-
-Mat3 random_rotation(std::mt19937& rng) { return rotation_from_rotation_vector(random_vec(rng, 3.0)); }
-
-RigidPose random_pose(std::mt19937& rng) { return {random_vec(rng, 2.0), random_rotation(rng)}; }
-
-ModelBody random_body(std::mt19937& rng) {
-  ModelBody b;
-  b.center_of_mass = random_vec(rng, 0.5);
-  return b;
-}
-
-/// A joint between bodies 0 and body2 (−1: world) whose frames are unrelated random frames, so that C
-/// is far from 0 and every part of J matters.
-ModelJoint random_joint(const Case& c, int body2, std::mt19937& rng) {
-  ModelJoint j;
-  j.def.type = c.type;
-  if (c.plane) j.def.normal = Vec3::UnitZ();
-  else if (c.type == JointType::slider) j.def.direction = Vec3::UnitZ();
-  j.def.length = 0.7;
-  j.body1 = 0;
-  j.body2 = body2;
-  j.frame1 = {random_vec(rng, 1.0), random_rotation(rng)};
-  j.frame2 = {random_vec(rng, 1.0), random_rotation(rng)};
-  return j;
-}
-
-/// The pose moved along velocity direction k (0–2: v, 3–5: ω) by h.
-RigidPose moved(RigidPose pose, int k, double h) {
-  if (k < 3) pose.c[k] += h;
-  else pose.R = rotation_from_rotation_vector(h * Vec3::Unit(k - 3)) * pose.R;
-  return pose;
-}
-
 class RigidJacobian : public ::testing::TestWithParam<Case> {};
 
 TEST_P(RigidJacobian, MatchesCentralDifferencesOfC) {
@@ -74,7 +45,7 @@ TEST_P(RigidJacobian, MatchesCentralDifferencesOfC) {
   for (int body2 : {1, -1}) {
     for (int trial = 0; trial < 20; ++trial) {
       const std::vector<ModelBody> bodies{random_body(rng), random_body(rng)};
-      const RigidJoint joint = rigid_joint(random_joint(c, body2, rng), bodies);
+      const RigidJoint joint = rigid_joint(random_joint(c.type, c.plane, body2, rng), bodies);
       ASSERT_EQ(joint.count, c.rows);
       const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
       const RigidRows rows = rigid_rows(joint, p1, p2);
@@ -108,7 +79,7 @@ TEST_P(RigidJacobian, VanishesWithFullRankAtTheStart) {
     const Vec3 anchor = random_vec(rng, 1.0);
     const Mat3 axes = random_rotation(rng);
     for (int body2 : {1, -1}) {
-      ModelJoint j = random_joint(c, body2, rng);
+      ModelJoint j = random_joint(c.type, c.plane, body2, rng);
       const auto in = [&](int b, const Vec3& x, const Mat3& a) -> JointFrame {
         if (b < 0) return {x, a};
         const Mat3 Rt = bodies[b].rotation.transpose();
@@ -136,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(Types, RigidJacobian, ::testing::ValuesIn(kCases),
 
 /// A joint of `type` with every limit its type takes, frames random (so every coordinate is far from 0).
 ModelJoint limited_joint(JointType type, int body2, std::mt19937& rng) {
-  ModelJoint j = random_joint({"limited", type, 0}, body2, rng);
+  ModelJoint j = random_joint(type, false, body2, rng);
   j.def.length.reset();
   j.def.angle_limits = AngleRange{-1.0, 1.0};
   j.def.twist_limits = AngleRange{-1.0, 1.0};

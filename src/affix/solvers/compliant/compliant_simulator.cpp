@@ -6,7 +6,6 @@
 #include <limits>
 #include <string>
 
-#include "affix/body/kinematic_motion.hpp"
 #include "affix/error.hpp"
 #include "affix/joints/geometric_stiffness.hpp"
 #include "affix/joints/rigid_parts.hpp"
@@ -43,10 +42,16 @@ void refuse_unsupported(const Model& model) {
   }
 }
 
-/// The rotation vector of R (|w| ≤ π).
-Vec3 rotation_vector(const Mat3& R) {
-  const Eigen::AngleAxisd aa(R);
-  return aa.angle() * aa.axis();
+/// c += h v, R ← exp(hω)R (rigid_body.hpp's drift) keeping the world angular momentum L = Iω: the
+/// compliant step's state is the momenta p = M v (header), and a torque-free step that holds L while
+/// I = R Ī Rᵀ turns conserves angular momentum exactly (the gyroscopic term ω × Iω is implicit in the
+/// change of I), which holding ω would not.
+void drift_at_constant_momentum(RigidBody& body, double h) {
+  const Vec3 L = body.angular_momentum();
+  const RigidDrift d = drift(body.c, body.q, body.v, body.omega, h);
+  body.c = d.c;
+  body.q = d.q;
+  body.set_angular_momentum(L);
 }
 
 }  // namespace
@@ -71,9 +76,11 @@ SolverCapabilities CompliantSimulator::capabilities() {
 CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : model_(std::move(model)) {
   check_model(*model_);
   settings_ = read_compliant_settings(model_->settings, model_->file);
-  bodies_ = compliant_bodies(*model_);
-  prescribed_ = affine_bodies(*model_);
+  bodies_ = rigid_bodies(*model_);
   const int n_bodies = static_cast<int>(model_->bodies.size());
+  prescribed_.resize(n_bodies);
+  for (int i = 0; i < n_bodies; ++i)
+    if (bodies_[i].prescribed) prescribed_[i] = PrescribedMotion(model_->bodies[i]);
   unknown_of_.assign(n_bodies, -1);
   for (int i = 0; i < n_bodies; ++i)
     if (!model_->bodies[i].is_dirichlet()) unknown_of_[i] = static_cast<int>(moving_.size()), moving_.push_back(i);
@@ -118,6 +125,7 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : mod
   M_.resize(moving_.size());
   W_.resize(moving_.size());
   system_.set_structure(J_, settings_.dense_rows);
+  mu_h_ = model_->settings.dt;
   evaluate_rows();
   if (settings_.stabilization != Stabilization::none) estimate_initial_multipliers();
 }
@@ -130,12 +138,12 @@ void CompliantSimulator::estimate_initial_multipliers() {
   const int n = static_cast<int>(moving_.size());
   VecX free(6 * n);
   for (int u = 0; u < n; ++u) {
-    const CompliantBody& b = bodies_[moving_[u]];
+    const RigidBody& b = bodies_[moving_[u]];
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
     W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
     free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
-    free.segment<3>(6 * u + 3) = b.L;
+    free.segment<3>(6 * u + 3) = b.angular_momentum();
   }
   VecX v_free(6 * n);
   for (int u = 0; u < n; ++u) v_free.segment<6>(6 * u) = W_[u] * free.segment<6>(6 * u);
@@ -149,7 +157,7 @@ void CompliantSimulator::estimate_initial_multipliers() {
 
 RigidPose CompliantSimulator::rigid_pose(int body) const {
   if (body < 0) return {};
-  return {bodies_[body].c, bodies_[body].R()};
+  return bodies_[body].pose();
 }
 
 void CompliantSimulator::evaluate_rows() {
@@ -163,7 +171,7 @@ void CompliantSimulator::evaluate_rows() {
 }
 
 void CompliantSimulator::evaluate_stiffness() {
-  const double h = model_->settings.dt;
+  const double h = mu_h_;  // μ = hλ of the (sub)step that produced it
   terms_.clear();
   const bool low_rank = settings_.stabilization == Stabilization::geometric_stiffness &&
                         settings_.inverse == AugmentedInverse::low_rank;
@@ -183,35 +191,76 @@ void CompliantSimulator::evaluate_stiffness() {
 
 StepStats CompliantSimulator::step() {
   const auto start = std::chrono::steady_clock::now();
-  const double h = model_->settings.dt, t = time();
+  halvings_ = substeps_ = 0;
+  advance(time(), model_->settings.dt, 0);
+  ++step_;
+  const int n = static_cast<int>(moving_.size());
+  StepStats stats;
+  stats.step = step_;
+  stats.time = time();
+  stats.iterations = substeps_;  // one linear solve each (1 unless halved)
+  stats.warnings = halvings_;
+  stats.residual = residual_;
+  stats.min_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidParts parts = rigid_parts(joints_[j]);
+    for (int r = 0; r < parts.count; ++r)
+      if (parts.part[r].kind != RigidPart::Kind::dot1)  // lengths (m); dot-1 rows are cosines
+        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r]));
+  }
+  for (int u = 0; u < n; ++u) {
+    const RigidBody& body = bodies_[moving_[u]];
+    stats.kinetic_energy += body.kinetic_energy();
+    stats.potential_energy -= body.mass * model_->settings.gravity.dot(body.c);
+  }
+  for (int r = 0; r < J_.rows; ++r) stats.potential_energy += 0.5 * compliance_[r] * (mu_[r] / mu_h_) * (mu_[r] / mu_h_);
+  stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+void CompliantSimulator::advance(double t, double h, int depth) {
+  if (static_cast<int>(snapshots_.size()) <= depth) snapshots_.resize(depth + 1);
+  Snapshot& s = snapshots_[depth];
+  s.bodies = bodies_;
+  s.mu = mu_;
+  s.mu_h = mu_h_;
+  if (substep(t, h) || depth == kMaxHalvings) return;
+  // The projection stalled (header): again from the start of this substep, as two halves.
+  bodies_ = s.bodies;
+  mu_ = s.mu;
+  mu_h_ = s.mu_h;
+  evaluate_rows();
+  ++halvings_;
+  advance(t, 0.5 * h, depth + 1);
+  advance(t + 0.5 * h, 0.5 * h, depth + 1);
+}
+
+bool CompliantSimulator::substep(double t, double h) {
+  ++substeps_;
   const int n = static_cast<int>(moving_.size());
   // Prescribed bodies: their velocity over this step, from their poses at t and t + h.
   std::vector<std::pair<int, RigidPose>> prescribed_next;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (unknown_of_[i] >= 0) continue;
-    const BodyPose next = affine_pose(prescribed_state(prescribed_[i], t + h));
-    const RigidPose now = rigid_pose(static_cast<int>(i));
-    const RigidPose after{next.p + next.A * bodies_[i].rest_center, next.A};
-    prescribed_v_[i] = (after.c - now.c) / h;
-    prescribed_w_[i] = rotation_vector(after.R * now.R.transpose()) / h;
-    prescribed_next.emplace_back(static_cast<int>(i), after);
+    prescribed_[i].twist(t, h, prescribed_v_[i], prescribed_w_[i]);
+    prescribed_next.emplace_back(static_cast<int>(i), prescribed_[i].at(t + h));
   }
   // Momenta plus impulses of gravity and the scene's forces: p + h f.
   VecX free(6 * n);
   for (int u = 0; u < n; ++u) {
-    const CompliantBody& b = bodies_[moving_[u]];
+    const RigidBody& b = bodies_[moving_[u]];
     M_[u].setZero();
     M_[u].topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
     M_[u].bottomRightCorner<3, 3>() = b.world_inertia();
     free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
-    free.segment<3>(6 * u + 3) = b.L;
+    free.segment<3>(6 * u + 3) = b.angular_momentum();
   }
   for (std::size_t k = 0; k < model_->forces.size(); ++k) {
     const ForceDef& f = model_->forces[k];
     const int u = unknown_of_[f.body_index];
     if (u < 0 || !(f.start <= t && t < f.end)) continue;
-    const CompliantBody& b = bodies_[f.body_index];
-    const Vec3 lever = b.R() * (force_points_[k] - b.rest_center);
+    const RigidBody& b = bodies_[f.body_index];
+    const Vec3 lever = b.rotation() * (force_points_[k] - b.rest_center);
     free.segment<3>(6 * u) += h * f.force;
     free.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
   }
@@ -295,6 +344,7 @@ StepStats CompliantSimulator::step() {
     throw SimulationError("the reduced system (Andrews Eq. 3) is singular or not positive definite; give the joints "
                           "compliance (settings.compliant.compliance) or use a stabilization without K̃");
   mu_ = system_.solve(b);
+  mu_h_ = h;
   VecX impulse = free;
   J_.transpose_multiply_add(mu_, impulse);
   const VecX v = apply_W(impulse);
@@ -303,111 +353,116 @@ StepStats CompliantSimulator::step() {
   J_.multiply_add(v, residual);
   // New momenta M v₊ and poses.
   for (int u = 0; u < n; ++u) {
-    CompliantBody& body = bodies_[moving_[u]];
+    RigidBody& body = bodies_[moving_[u]];
     body.v = v.segment<3>(6 * u);
-    body.L = M_[u].bottomRightCorner<3, 3>() * v.segment<3>(6 * u + 3);
-    body.integrate_pose(h);
+    body.omega = v.segment<3>(6 * u + 3);  // L = I ω₊ at the step's start rotation, held by the drift
+    drift_at_constant_momentum(body, h);
   }
   for (const auto& [i, pose] : prescribed_next) {
-    CompliantBody& body = bodies_[i];
+    RigidBody& body = bodies_[i];
     body.c = pose.c;
     body.q = Quat(pose.R).normalized();
     body.v = prescribed_v_[i];
-    body.L = body.world_inertia() * prescribed_w_[i];
+    body.omega = prescribed_w_[i];
   }
-  ++step_;
   check_finite();
-  project_poses();
+  const bool projected = project_poses(h);
   evaluate_rows();
-  StepStats stats;
-  stats.step = step_;
-  stats.time = time();
-  stats.iterations = 1;
-  stats.residual = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
-  stats.min_distance = std::numeric_limits<double>::infinity();
-  for (std::size_t j = 0; j < joints_.size(); ++j) {
-    const RigidParts parts = rigid_parts(joints_[j]);
-    for (int r = 0; r < parts.count; ++r)
-      if (parts.part[r].kind != RigidPart::Kind::dot1)  // lengths (m); dot-1 rows are cosines
-        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r]));
-  }
-  for (int u = 0; u < n; ++u) {
-    const CompliantBody& body = bodies_[moving_[u]];
-    stats.kinetic_energy += body.kinetic_energy();
-    stats.potential_energy -= body.mass * model_->settings.gravity.dot(body.c);
-  }
-  for (int r = 0; r < J_.rows; ++r) stats.potential_energy += 0.5 * compliance_[r] * (mu_[r] / h) * (mu_[r] / h);
-  stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return stats;
+  residual_ = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
+  return projected;
 }
 
-void CompliantSimulator::project_poses() {
+double CompliantSimulator::rigid_error(const VecX& rows) const {
+  double worst = 0.0;
+  for (int r = 0; r < J_.rows; ++r)
+    if (compliance_[r] <= kRigidCompliance) worst = std::max(worst, std::abs(rows[r]));
+  return worst;
+}
+
+bool CompliantSimulator::project_poses(double h) {
   // Post-stabilization (not Andrews 2017): the step keeps the rows to first order, J v₊ = −φ/h − …, and
   // leaves a drift of order h²|ω|²r. Each iteration solves (J M⁻¹ Jᵀ + C) ν = −φ − Cλ at the new poses
   // and moves them by Δ = M⁻¹Jᵀν (c += Δ_v, R ← exp([Δ_ω]ₓ)R): a Gauss–Newton step towards the
   // compliant rows' own target φ = −Cλ, the mass-weighted nearest correction. Velocities are left alone.
   const int n = static_cast<int>(moving_.size());
-  if (J_.rows == 0) return;
+  if (J_.rows == 0) return true;
   // A soft row (compliance above kSpringCompliance: a cable's bending, a joint given a low `stiffness`) is
   // a spring whose stretch is part of the state, not drift, and its λ holds damping (Eq. 14) that −Cλ
   // would misread as stretch: it is left out (an infinite compliance here, so its ν is 0).
   constexpr double kSpringCompliance = 1e-4;  // m/N or rad/(N·m): stiffness below 10⁴
   constexpr double kLeftOut = 1e30;
-  VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / model_->settings.dt;
+  VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / h;
   VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
   for (int r = 0; r < J_.rows; ++r)
     if (S[r] > kSpringCompliance) S[r] = kLeftOut;
+  double first = -1.0;  // the largest row error the step left
   for (int it = 0; it < settings_.projection_iterations; ++it) {
     evaluate_rows();
     VecX rhs = target - phi_;
     for (int r = 0; r < J_.rows; ++r)
       if (S[r] == kLeftOut) rhs[r] = 0.0;
-    if (rhs.cwiseAbs().maxCoeff() < 1e-14) return;
+    if (rhs.cwiseAbs().maxCoeff() < 1e-14) return true;
+    if (first < 0.0) first = rigid_error(rhs);
     for (int u = 0; u < n; ++u) {
-      const CompliantBody& b = bodies_[moving_[u]];
+      const RigidBody& b = bodies_[moving_[u]];
       W_[u].setZero();
       W_[u].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
       W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
     }
-    if (!system_.factorize(J_, W_, S)) return;  // redundant rigid rows: keep the step's poses
+    if (!system_.factorize(J_, W_, S)) return true;  // redundant rigid rows: keep the step's poses
     const VecX nu = system_.solve(rhs);
     VecX delta = VecX::Zero(6 * n);
     J_.transpose_multiply_add(nu, delta);
-    for (int u = 0; u < n; ++u) {
-      CompliantBody& b = bodies_[moving_[u]];
-      const Vec6 d = W_[u] * delta.segment<6>(6 * u);
-      const Vec3 L_body = b.R().transpose() * b.L;  // the spin travels with the body
-      b.c += d.head<3>();
-      b.q = (Quat(rotation_from_rotation_vector(d.tail<3>())) * b.q).normalized();
-      b.L = b.R() * L_body;
+    for (int u = 0; u < n; ++u) delta.segment<6>(6 * u) = W_[u] * delta.segment<6>(6 * u);
+    saved_.resize(n);
+    for (int u = 0; u < n; ++u) saved_[u] = bodies_[moving_[u]];
+    const double before = rhs.cwiseAbs().maxCoeff();
+    for (double alpha = 1.0;; alpha *= 0.5) {
+      for (int u = 0; u < n; ++u) {
+        RigidBody& b = bodies_[moving_[u]];
+        b = saved_[u];
+        const Vec6 d = alpha * delta.segment<6>(6 * u);
+        const Vec3 omega_body = b.rotation().transpose() * b.omega;  // the spin (and L) travels with the body
+        b.c += d.head<3>();
+        b.q = (Quat(rotation_from_rotation_vector(d.tail<3>())) * b.q).normalized();
+        b.omega = b.rotation() * omega_body;
+      }
+      evaluate_rows();
+      VecX after = target - phi_;
+      for (int r = 0; r < J_.rows; ++r)
+        if (S[r] == kLeftOut) after[r] = 0.0;
+      if (after.cwiseAbs().maxCoeff() < before || alpha < 1.0 / 64) break;
     }
   }
+  evaluate_rows();
+  VecX rest = target - phi_;
+  for (int r = 0; r < J_.rows; ++r)
+    if (S[r] == kLeftOut) rest[r] = 0.0;
+  // Stalled: a rigid row (header) still off by more than the tolerance and not even a decade closer than
+  // the step left it. Compliant rows are left to the step: on the crane's stiff cable (C = 10⁻¹⁰…10⁻⁶) the
+  // projection ends off by ~10⁻⁴ at every h down to h/64, so halving for them costs and does not help.
+  const double last = rigid_error(rest);
+  return settings_.projection_iterations == 0 || last < kProjectionTolerance || last < 0.1 * first;
 }
 
 void CompliantSimulator::check_finite() const {
   constexpr double kRunaway = 1e12;  // m/s or rad/s: far beyond anything a scene means
   for (int i : moving_) {
-    const CompliantBody& b = bodies_[i];
-    const bool finite = b.c.allFinite() && b.q.coeffs().allFinite() && b.v.allFinite() && b.L.allFinite();
-    if (!finite || b.v.norm() > kRunaway || b.omega().norm() > kRunaway)
+    const RigidBody& b = bodies_[i];
+    const bool finite = b.c.allFinite() && b.q.coeffs().allFinite() && b.v.allFinite() && b.omega.allFinite();
+    if (!finite || b.v.norm() > kRunaway || b.omega.norm() > kRunaway)
       throw SimulationError("body '" + excerpt(model_->bodies[i].name) + "' diverged (state not finite or runaway)");
   }
 }
 
-VecX CompliantSimulator::multipliers() const { return mu_ / model_->settings.dt; }
+VecX CompliantSimulator::multipliers() const { return mu_ / mu_h_; }
 
 std::vector<BodyPose> CompliantSimulator::poses() const {
-  std::vector<BodyPose> out;
-  out.reserve(bodies_.size());
-  for (const CompliantBody& b : bodies_) out.push_back(b.pose());
-  return out;
+  return body_poses(bodies_, static_cast<int>(bodies_.size()));
 }
 
 std::vector<BodyVelocity> CompliantSimulator::velocities() const {
-  std::vector<BodyVelocity> out;
-  out.reserve(bodies_.size());
-  for (const CompliantBody& b : bodies_) out.push_back(b.velocity());
-  return out;
+  return body_velocities(bodies_, static_cast<int>(bodies_.size()));
 }
 
 std::vector<JointRecord> CompliantSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }

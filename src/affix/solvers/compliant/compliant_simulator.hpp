@@ -1,6 +1,6 @@
 #pragma once
 // The `compliant` solver (Andrews 2017, Geometric Stiffness for Real-time Constrained Multibody
-// Dynamics): rigid bodies in maximal coordinates (body/rigid_body.hpp), joints as compliant constraint
+// Dynamics): rigid bodies in maximal coordinates (solvers/rigid/rigid_body.hpp), joints as compliant constraint
 // rows (joints/rigid_jacobian.hpp), one linear solve per step.
 //
 // A step (Andrews Eq. 2–3, velocity-level implicit Euler with the rows linearised at the start):
@@ -12,16 +12,25 @@
 // are evaluated with the previous step's λ (Andrews Eq. 25: "the Lagrange multiplier at the previous
 // time step"). Then c += h v₊, R ← exp(hω₊)R, and the new momenta are M v₊ (the damping of M̃ − M takes
 // its share away). A joint's `stiffness` k makes its rows' compliance C = 1/k.
+//
+// After the step the poses are projected back onto the rows (project_poses, not in the paper). Halving
+// (not in the paper either; as the impulse solver does): a heavy body on a long chain of light links
+// (chain_100: 40 kg on 100 × 0.04 kg) pulls the chain nearly straight, and the step's drift O(h²|ω|²r)
+// then lengthens it; a straight chain shortens only to second order in its bending, so the linearised
+// projection overshoots (a fold) and stalls at ~10⁻⁵ m even with its line search. A step whose
+// projection leaves a rigid row (compliance ≤ kRigidCompliance) above kProjectionTolerance, not even a
+// decade below where the step left it, is restarted from its initial state as two half steps,
+// recursively down to h/64: each half quarters the drift. Halvings are counted in stats.csv's
+// `warnings`; `iterations` counts the substeps' linear solves.
 #include <memory>
 #include <vector>
 
-#include "affix/body/affine_body.hpp"
-#include "affix/solvers/compliant/compliant_body.hpp"
 #include "affix/joints/rigid_jacobian.hpp"
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
 #include "affix/solvers/compliant/compliant_settings.hpp"
 #include "affix/solvers/compliant/reduced_system.hpp"
+#include "affix/solvers/rigid/rigid_body.hpp"
 
 namespace affix {
 
@@ -56,13 +65,19 @@ class CompliantSimulator final : public Simulator {
   void check_finite() const;
   /// λ at t = 0 from one plain solve, for the first step's K̃.
   void estimate_initial_multipliers();
-  /// Moves the poses onto the rows (φ = −Cλ) by Gauss–Newton steps on M⁻¹ (settings.projection_iterations).
-  void project_poses();
+  /// Moves the poses onto the rows (φ = −Cλ) by Gauss–Newton steps on M⁻¹ (settings.projection_iterations),
+  /// each shortened by halving until it lowers the largest row error. False when it stalls: the rows
+  /// still off by kProjectionTolerance after the last iteration.
+  bool project_poses(double h);
+  /// One step of h from t (header comment); false when its projection stalled.
+  bool substep(double t, double h);
+  /// A substep of h at halving depth `depth`, restarted as two halves while its projection stalls.
+  void advance(double t, double h, int depth);
 
   std::shared_ptr<const Model> model_;
   CompliantSettings settings_;
-  std::vector<CompliantBody> bodies_;
-  std::vector<AffineBody> prescribed_;   // the model's bodies as affine bodies, for prescribed_state()
+  std::vector<RigidBody> bodies_;       // rigid_body.hpp, shared with impulse
+  std::vector<PrescribedMotion> prescribed_;  // per model body (used for prescribed ones)
   std::vector<int> unknown_of_;          // per model body: its index among the unknowns, or −1
   std::vector<int> moving_;              // the unknowns' model indices
   std::vector<Vec3> prescribed_v_, prescribed_w_;  // per model body: velocity over the current step
@@ -78,6 +93,23 @@ class CompliantSimulator final : public Simulator {
   std::vector<PlacedStiffness> K_;       // per joint
   std::vector<PlacedTerm> terms_;
   MatX W_dense_;
+  std::vector<RigidBody> saved_;         // project_poses(): the moving bodies before a trial correction
+  struct Snapshot {
+    std::vector<RigidBody> bodies;
+    VecX mu;
+    double mu_h = 0.0;
+  };
+  std::vector<Snapshot> snapshots_;     // per halving depth: the state its substep starts from
+  double mu_h_ = 0.0;                   // the h of the substep that produced mu_ (μ = hλ)
+  double residual_ = 0.0;               // the last substep's relative residual of Eq. 3
+  int halvings_ = 0, substeps_ = 0;     // of the current step
+  static constexpr int kMaxHalvings = 6;  // down to h/64
+  /// m (lengths) or cosines: a projection ending further from the rows than this has stalled.
+  static constexpr double kProjectionTolerance = 1e-7;
+  /// Rows this stiff (the default `compliance` 10⁻¹²) are the rigid joints that halving keeps closed.
+  static constexpr double kRigidCompliance = 1e-11;
+  /// The largest |rows[r]| over the rigid rows.
+  double rigid_error(const VecX& rows) const;
   int step_ = 0;
 };
 

@@ -522,19 +522,9 @@ void ImpulseSimulator::check_finite() const {
   }
 }
 
-std::vector<BodyPose> ImpulseSimulator::poses() const {
-  std::vector<BodyPose> out;
-  out.reserve(model_bodies_);
-  for (int i = 0; i < model_bodies_; ++i) out.push_back(body_pose(bodies_[i]));
-  return out;
-}
+std::vector<BodyPose> ImpulseSimulator::poses() const { return body_poses(bodies_, model_bodies_); }
 
-std::vector<BodyVelocity> ImpulseSimulator::velocities() const {
-  std::vector<BodyVelocity> out;
-  out.reserve(model_bodies_);
-  for (int i = 0; i < model_bodies_; ++i) out.push_back(body_velocity(bodies_[i]));
-  return out;
-}
+std::vector<BodyVelocity> ImpulseSimulator::velocities() const { return body_velocities(bodies_, model_bodies_); }
 
 std::vector<JointRecord> ImpulseSimulator::joint_records() const { return affix::joint_records(*model_, poses()); }
 

@@ -59,6 +59,20 @@ BodyVelocity body_velocity(const RigidBody& body) {
   return out;
 }
 
+std::vector<BodyPose> body_poses(const std::vector<RigidBody>& bodies, int count) {
+  std::vector<BodyPose> out;
+  out.reserve(count);
+  for (int i = 0; i < count; ++i) out.push_back(body_pose(bodies[i]));
+  return out;
+}
+
+std::vector<BodyVelocity> body_velocities(const std::vector<RigidBody>& bodies, int count) {
+  std::vector<BodyVelocity> out;
+  out.reserve(count);
+  for (int i = 0; i < count; ++i) out.push_back(body_velocity(bodies[i]));
+  return out;
+}
+
 PrescribedMotion::PrescribedMotion(const ModelBody& body) {
   static_cast<ModelBody&>(body_) = body;
   body_.q0 = affine_state(body.position, body.rotation);

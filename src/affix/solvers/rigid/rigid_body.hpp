@@ -16,6 +16,8 @@
 // R (x̄ − c̄) + c, so p = c − R c̄; the body origin moves at ṗ = v + ω × (p − c) and Ȧ = [ω]ₓR.
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "affix/body/affine_body.hpp"
 #include "affix/joints/rigid_jacobian.hpp"
 #include "affix/model/body_state.hpp"
@@ -49,6 +51,17 @@ struct RigidBody {
     const Mat3 R = rotation();
     return R * (inertia * (R.transpose() * omega));
   }
+  /// I = R Ī Rᵀ at the current rotation.
+  Mat3 world_inertia() const {
+    const Mat3 R = rotation();
+    return R * inertia * R.transpose();
+  }
+  /// Sets ω = I⁻¹ L at the current rotation, for a solver whose step produces angular momentum (the
+  /// compliant solver's momenta p = M v). Ī is symmetric positive definite for a body with volume.
+  void set_angular_momentum(const Vec3& L) {
+    const Mat3 R = rotation();
+    omega = R * inertia.ldlt().solve(R.transpose() * L);
+  }
   /// ½ m v² + ½ ωᵀ I ω.
   double kinetic_energy() const {
     return prescribed ? 0.0 : 0.5 * mass * v.squaredNorm() + 0.5 * omega.dot(angular_momentum());
@@ -75,6 +88,10 @@ void gyroscopic_step(RigidBody& body, double h);
 /// The output pose (p, A = R) and velocity of a rigid body (header comment).
 BodyPose body_pose(const RigidBody& body);
 BodyVelocity body_velocity(const RigidBody& body);
+/// The output poses and velocities of the first `count` bodies (the model's; a solver may append bodies
+/// of its own after them, as impulse's body splitting does): what Simulator::poses()/velocities() return.
+std::vector<BodyPose> body_poses(const std::vector<RigidBody>& bodies, int count);
+std::vector<BodyVelocity> body_velocities(const std::vector<RigidBody>& bodies, int count);
 
 /// Prescribed motion of fixed and kinematic bodies, from body/kinematic_motion.hpp's affine state (which
 /// is rigid for them): the centre of mass and rotation at any time.

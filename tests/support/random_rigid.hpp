@@ -1,0 +1,51 @@
+#pragma once
+// Random rigid configurations for the tests of the rigid joint rows (rigid_jacobian.hpp) and their
+// geometric stiffness (geometric_stiffness.hpp): poses, bodies with an off-origin centre of mass, joints
+// with unrelated random frames (so C ≠ 0 and every part of J and K̃ matters), and the pose moved along
+// one velocity direction — the finite-difference step of both tests.
+#include <random>
+#include <vector>
+
+#include "affix/joints/rigid_jacobian.hpp"
+#include "affix/math/rotation.hpp"
+
+namespace affix::test {
+
+inline Vec3 random_vec(std::mt19937& rng, double scale) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  return {u(rng), u(rng), u(rng)};
+}
+
+inline Mat3 random_rotation(std::mt19937& rng) { return rotation_from_rotation_vector(random_vec(rng, 3.0)); }
+
+inline RigidPose random_pose(std::mt19937& rng) { return {random_vec(rng, 2.0), random_rotation(rng)}; }
+
+inline ModelBody random_body(std::mt19937& rng) {
+  ModelBody b;
+  b.center_of_mass = random_vec(rng, 0.5);
+  return b;
+}
+
+/// A joint of `type` between body 0 and body2 (−1: world) with random frames; a slider is a plane
+/// (`normal`) when `plane`, else a line (`direction`); a distance joint has length 0.7.
+inline ModelJoint random_joint(JointType type, bool plane, int body2, std::mt19937& rng) {
+  ModelJoint j;
+  j.def.type = type;
+  if (plane) j.def.normal = Vec3::UnitZ();
+  else if (type == JointType::slider) j.def.direction = Vec3::UnitZ();
+  j.def.length = 0.7;
+  j.body1 = 0;
+  j.body2 = body2;
+  j.frame1 = {random_vec(rng, 1.0), random_rotation(rng)};
+  j.frame2 = {random_vec(rng, 1.0), random_rotation(rng)};
+  return j;
+}
+
+/// The pose moved along velocity direction k (0–2: v, c += h e_k; 3–5: ω, R ← exp(h[e_{k−3}]ₓ)R) by h.
+inline RigidPose moved(RigidPose pose, int k, double h) {
+  if (k < 3) pose.c[k] += h;
+  else pose.R = rotation_from_rotation_vector(h * Vec3::Unit(k - 3)) * pose.R;
+  return pose;
+}
+
+}  // namespace affix::test
