@@ -16,7 +16,6 @@
 namespace affix {
 namespace {
 
-using test::moved;
 using test::random_pose;
 using test::random_vec;
 
@@ -59,14 +58,8 @@ TEST_P(GeometricStiffness, MatchesCentralDifferencesOfTheConstraintForce) {
       const Mat12 K = geometric_stiffness(joint, p1, p2, lambda);
       const int n = body2 < 0 ? 6 : 12;
       MatX fd = MatX::Zero(12, 12);
-      const double h = 1e-6;
-      for (int k = 0; k < n; ++k) {
-        const bool first = k < 6;
-        const auto f = [&](double s) {
-          return force(joint, first ? moved(p1, k, s) : p1, first ? p2 : moved(p2, k - 6, s), lambda);
-        };
-        fd.col(k) = (f(h) - f(-h)) / (2.0 * h);
-      }
+      fd.leftCols(n) = test::rigid_finite_differences(
+          [&](const RigidPose& q1, const RigidPose& q2) { return force(joint, q1, q2, lambda); }, p1, p2, 12, n);
       ASSERT_GT(K.cwiseAbs().maxCoeff(), 1e-2) << c.name;
       EXPECT_TRUE(test::near_relative(K, fd, 1e-6)) << c.name << " body2 " << body2 << " trial " << trial;
     }

@@ -15,7 +15,6 @@
 namespace affix {
 namespace {
 
-using test::moved;
 using test::random_body;
 using test::random_joint;
 using test::random_pose;
@@ -52,17 +51,11 @@ TEST_P(RigidJacobian, MatchesCentralDifferencesOfC) {
       ASSERT_EQ(rows.value.size(), c.rows);
       ASSERT_EQ(rows.J2.rows(), body2 < 0 ? 0 : c.rows);
       const int n = body2 < 0 ? 6 : 12;
-      MatX J(c.rows, n), fd(c.rows, n);
+      MatX J(c.rows, n);
       J.leftCols(6) = rows.J1;
       if (body2 >= 0) J.rightCols(6) = rows.J2;
-      const double h = 1e-6;
-      for (int k = 0; k < n; ++k) {
-        const bool first = k < 6;
-        const auto value = [&](double s) {
-          return rigid_rows(joint, first ? moved(p1, k, s) : p1, first ? p2 : moved(p2, k - 6, s)).value;
-        };
-        fd.col(k) = (value(h) - value(-h)) / (2.0 * h);
-      }
+      const MatX fd = test::rigid_finite_differences(
+          [&](const RigidPose& q1, const RigidPose& q2) { return rigid_rows(joint, q1, q2).value; }, p1, p2, c.rows, n);
       ASSERT_GT(J.cwiseAbs().maxCoeff(), 1e-3);
       EXPECT_TRUE(test::near_relative(J, fd, 1e-7)) << c.name << " body2 " << body2 << " trial " << trial;
     }
@@ -134,17 +127,12 @@ TEST(RigidJacobian, LimitCoordinatesMatchCentralDifferences) {
         // The Euler angles are singular at swing1 = ±90° (rigid_jacobian.hpp): keep away from there.
         if (type == JointType::cone_twist && std::abs(rows.value[1]) > 1.3) continue;
         const int n = body2 < 0 ? 6 : 12;
-        MatX J(count, n), fd(count, n);
+        MatX J(count, n);
         J.leftCols(6) = rows.J1;
         if (body2 >= 0) J.rightCols(6) = rows.J2;
-        const double h = 1e-6;
-        for (int k = 0; k < n; ++k) {
-          const bool first = k < 6;
-          const auto value = [&](double s) {
-            return rigid_limit_coordinates(joint, first ? moved(p1, k, s) : p1, first ? p2 : moved(p2, k - 6, s)).value;
-          };
-          fd.col(k) = (value(h) - value(-h)) / (2.0 * h);
-        }
+        const MatX fd = test::rigid_finite_differences(
+            [&](const RigidPose& q1, const RigidPose& q2) { return rigid_limit_coordinates(joint, q1, q2).value; }, p1,
+            p2, count, n);
         ASSERT_GT(J.cwiseAbs().maxCoeff(), 1e-3);
         EXPECT_TRUE(test::near_relative(J, fd, 1e-6)) << to_string(type) << " body2 " << body2 << " trial " << trial;
       }

@@ -48,4 +48,18 @@ inline RigidPose moved(RigidPose pose, int k, double h) {
   return pose;
 }
 
+/// Central differences of value(pose1, pose2) along the velocity directions of both poses (`columns`
+/// 6: pose1 only; 12: pose1 then pose2), step 1e-6: the reference for a rigid Jacobian [J1 J2].
+template <class Value>
+MatX rigid_finite_differences(const Value& value, const RigidPose& p1, const RigidPose& p2, int rows, int columns) {
+  const double h = 1e-6;
+  MatX fd(rows, columns);
+  for (int k = 0; k < columns; ++k) {
+    const bool first = k < 6;
+    const auto at = [&](double s) { return value(first ? moved(p1, k, s) : p1, first ? p2 : moved(p2, k - 6, s)); };
+    fd.col(k) = (at(h) - at(-h)) / (2.0 * h);
+  }
+  return fd;
+}
+
 }  // namespace affix::test

@@ -168,6 +168,9 @@ RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const Rigi
       rows.dot1(x1, z2);
       rows.dot1(y1, z2);
       break;
+    case JointType::cable:  // Andrews 2017's 6-D joint: the prismatic rows and the axial one
+      rows.dot2(x2);
+      [[fallthrough]];
     case JointType::prismatic:
       rows.dot2(y2);
       rows.dot2(z2);
@@ -185,14 +188,6 @@ RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const Rigi
       break;
     case JointType::distance:
       if (joint.count == 1) rows.length(joint.length);
-      break;
-    case JointType::cable:
-      rows.dot2(x2);
-      rows.dot2(y2);
-      rows.dot2(z2);
-      rows.dot1(x1, y2);
-      rows.dot1(x1, z2);
-      rows.dot1(y1, z2);
       break;
   }
   return rows.finish();
