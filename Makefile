@@ -6,6 +6,7 @@
 #   make bench | make clean
 #   make test-asan                                          the unit tests under ASan + UBSan (not in `make test`)
 #   make bench-peers [QUICK=1]                              affix beside MuJoCo, Bullet and ODE: docs/benchmarks.md
+#   make bench-ipc [QUICK=1]                                the ipc solver on issue 12's scenes (README, Performance)
 SCENE ?= examples/drop.json
 OUT ?= out/$(basename $(notdir $(SCENE)))
 RELEASE_DIR := build/release
@@ -18,7 +19,7 @@ CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps build run test test-asan bench bench-peers clean
+.PHONY: deps build run test test-asan bench bench-peers bench-ipc clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -69,6 +70,13 @@ bench-peers: deps
 	@ninja -C $(RELEASE_DIR) -j $(JOBS) affix_peers
 	@mkdir -p out
 	@$(RELEASE_DIR)/bench/peers/affix_peers $(PEERS_FLAGS)
+
+# The ipc solver on Lan 2022 Table 1, the chain curve, the ragdolls and drop_1000 (bench/bench_ipc.cpp):
+# one Markdown table on stdout, one thread and two. QUICK=1: three steps of the quick scenes.
+bench-ipc: deps
+	@cmake -S . -B $(RELEASE_DIR) $(CMAKE_FLAGS) -DAFFIX_BUILD_BENCH=ON >/dev/null
+	@ninja -C $(RELEASE_DIR) -j $(JOBS) affix_bench_ipc
+	@OMP_NUM_THREADS=1 $(RELEASE_DIR)/bench/affix_bench_ipc $(if $(QUICK),--quick)
 
 clean:
 	rm -rf build
