@@ -12,7 +12,7 @@ double friction_f1(double y, double eps) {
   return 2.0 * y / eps - y * y / (eps * eps);
 }
 
-FrictionStencil friction_potential(const Vec2& u, double mu_lambda, double eps) {
+FrictionStencil friction_potential(const Vec2& u, double mu_lambda, double eps, FrictionHessian form) {
   FrictionStencil s;
   const double y = u.norm();
   s.value = mu_lambda * friction_f0(y, eps);
@@ -20,7 +20,7 @@ FrictionStencil friction_potential(const Vec2& u, double mu_lambda, double eps) 
   const double f1_over_y = y >= eps ? 1.0 / y : 2.0 / eps - y / (eps * eps);
   const double f1_prime = y >= eps ? 0.0 : 2.0 / eps - 2.0 * y / (eps * eps);
   s.gradient = mu_lambda * f1_over_y * u;
-  if (y > 0.0) {
+  if (y > 0.0 && form == FrictionHessian::exact) {
     const Vec2 uhat = u / y;
     const Mat2 along = uhat * uhat.transpose();
     s.hessian = mu_lambda * (f1_prime * along + f1_over_y * (Mat2::Identity() - along));

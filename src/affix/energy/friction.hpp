@@ -8,6 +8,17 @@
 // Force −∇D = −μλ f₁(y) û: static friction below ε_v, Coulomb sliding above. The Hessian
 //   ∇²D = μλ [ f₁'(y) ûûᵀ + f₁(y)/y (I − ûûᵀ) ]
 // has eigenvalues f₁' ≥ 0 and f₁/y ≥ 0, so it is PSD; f₁(y)/y → 2/ε as y → 0, evaluated in closed form.
+//
+// The Newton solve uses a majorizer instead (FrictionHessian::majorizer): μλ f₁(y)/y · I. f₀(‖u‖) is a
+// concave function of s = ‖u‖² (df₀/ds = f₁(y)/(2y), which never increases with y), so its tangent in s
+// bounds it from above:  D(u) ≤ D(u₀) + ∇D(u₀)·(u − u₀) + ½ μλ f₁(y₀)/y₀ ‖u − u₀‖²  for every u.
+// The exact Hessian has no curvature along a sliding contact's slip (f₁' = 0 for y ≥ ε), so a Newton
+// step that brings the contact back towards sticking overshoots u = 0, where the energy's kink turns it
+// back up, and the line search halves it again and again (issue 12: 20–60 iterations per step on a
+// landed stack, three to four energy evaluations each). The majorizer's step lands on u = 0 when
+// friction alone acts, never increases D beyond its model, and equals the exact Hessian at y = 0 (2μλ/ε
+// both), so sticking contacts keep Newton's convergence. It is the iteratively reweighted least-squares
+// (lagged diffusivity) treatment of the norm ‖u‖.
 #include "affix/math/types.hpp"
 
 namespace affix {
@@ -21,7 +32,11 @@ struct FrictionStencil {
   Mat2 hessian = Mat2::Zero();
 };
 
-/// D(u) = mu_lambda · f₀(‖u‖) with its gradient and (PSD) Hessian in u.
-FrictionStencil friction_potential(const Vec2& u, double mu_lambda, double eps);
+/// What FrictionStencil::hessian holds: the exact Hessian, or the isotropic majorizer of the Newton solve.
+enum class FrictionHessian { exact, majorizer };
+
+/// D(u) = mu_lambda · f₀(‖u‖) with its gradient and a PSD Hessian in u (the exact one by default).
+FrictionStencil friction_potential(const Vec2& u, double mu_lambda, double eps,
+                                   FrictionHessian form = FrictionHessian::exact);
 
 }  // namespace affix

@@ -8,6 +8,7 @@
 //
 // Friction stencil. Tangential displacement over the step u(q) = T (x(q) − xⁿ), T = [e_x; e_y], so
 // ∂u/∂q = Γ = T J(x̄) (2×12, constant), and D = μλ f₀(‖u‖) gives ∇D = Γᵀ∇ᵤD, ∇²D = Γᵀ∇²ᵤD Γ.
+#include "affix/energy/friction.hpp"
 #include "affix/math/types.hpp"
 
 namespace affix {
@@ -26,8 +27,8 @@ GroundStencil ground_barrier(const Vec12& q, const Vec3& x_bar, double ground_he
                              double kappa);
 
 /// μλ f₀(‖u‖) and its derivatives in q, u the in-plane displacement from x_start (world position of
-/// the vertex at the start of the step). eps = ε_v·h.
+/// the vertex at the start of the step). eps = ε_v·h. `form`: the Hessian's (friction.hpp).
 GroundStencil ground_friction(const Vec12& q, const Vec3& x_bar, const Vec3& x_start,
-                              double mu_lambda, double eps);
+                              double mu_lambda, double eps, FrictionHessian form = FrictionHessian::exact);
 
 }  // namespace affix

@@ -40,9 +40,10 @@ Vec2 slip(const PairFriction& f, const Vec12& x) {
   return f.tangent.transpose() * r;
 }
 
-/// D = μλ f₀(‖u‖) in stacked vertex positions: ∂u/∂x_k = w_k Tᵀ.
+/// D = μλ f₀(‖u‖) in stacked vertex positions: ∂u/∂x_k = w_k Tᵀ; its Hessian the majorizer's.
 StencilDerivatives friction_derivatives(const PairFriction& f, const Vec12& x, double eps) {
-  const FrictionStencil fs = friction_potential(slip(f, x), f.mu_lambda, eps);
+  // The Newton system takes friction's majorizer (friction.hpp): no overshoot past a sticking point.
+  const FrictionStencil fs = friction_potential(slip(f, x), f.mu_lambda, eps, FrictionHessian::majorizer);
   StencilDerivatives d;
   d.value = fs.value;
   const Vec3 g = f.tangent * fs.gradient;

@@ -37,7 +37,9 @@ void GroundContactModel::add_derivatives(int i, const Vec12& qi, double kappa,
     h += s.hessian;
   }
   for (const auto& f : friction) {
-    const GroundStencil s = ground_friction(qi, vertices[f.vertex], f.x_start, f.mu_lambda, friction_eps);
+    // The Newton system takes friction's majorizer (friction.hpp): no overshoot past a sticking point.
+    const GroundStencil s =
+        ground_friction(qi, vertices[f.vertex], f.x_start, f.mu_lambda, friction_eps, FrictionHessian::majorizer);
     g += s.gradient;
     h += s.hessian;
   }
