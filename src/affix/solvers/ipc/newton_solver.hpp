@@ -13,7 +13,9 @@
 //      < tolerance · L, a bound on every vertex's velocity change (r: bounding radius, L: the
 //      island's own size, so far-away bodies change nothing). The first iteration always steps: its
 //      direction carries the loads of the step, which a body at rest would otherwise never feel.
-//      A converged body that a moving one reaches joins its island and is solved again;
+//      A converged island still takes this last step (no new solve: it squares the error left in
+//      Newton's quadratic range), tried at its CCD bound only. A converged body that a moving one
+//      reaches joins its island and is solved again;
 //   4. per island, α₀ = min(1, CCD bound of its bodies — ground and ACCD on body pairs), so no iterate
 //      intersects anything and no joint limit is crossed; α halves until the island's energy does not
 //      increase (an island whose joint rows are being restored takes α₀: its step need not descend);
@@ -32,7 +34,7 @@ namespace affix {
 
 struct NewtonOptions {
   double h = 0.01;
-  double tolerance = 1e-4;
+  double tolerance = 3e-3;
   int max_iterations = 100;
   bool take_first_step = true;  ///< false when q already includes this step's loads (a friction re-lag)
   double dhat = 1e-3;
@@ -41,7 +43,9 @@ struct NewtonOptions {
 };
 
 struct NewtonResult {
-  int iterations = 0;         ///< Newton iterations until the last island converged
+  int iterations = 0;         ///< Newton iterations until the last island converged (as IPC counts them:
+                              ///< the solve that finds every island converged, and the last step it
+                              ///< gives, are not counted)
   double residual = 0.0;      ///< the largest scaled step norm of step 3 among the islands' last steps (1/s)
   bool converged = false;
   int line_search_evaluations = 0;
