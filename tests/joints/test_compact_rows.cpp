@@ -133,6 +133,22 @@ TEST_P(CompactRowsTest, JacobianMatchesCentralDifferencesOfC) {
   }
 }
 
+TEST_P(CompactRowsTest, RowErrorIsTheLargestEqualityRow) {
+  // compact_row_error (the step statistics' joint error) reads a ball's rows without their gradients.
+  const Case& c = GetParam();
+  std::mt19937 rng(31);
+  for (int body2 : {1, -1}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const ModelJoint joint = random_joint(c, body2, rng);
+      const Vec12 q1 = random_state(rng), q2 = random_state(rng);
+      const CompactRows rows = compact_rows(joint, kEdge, q1, q2);
+      const double largest = rows.value.size() > 0 ? rows.value.cwiseAbs().maxCoeff() : 0.0;
+      EXPECT_DOUBLE_EQ(compact_row_error(joint, kEdge, q1, q2), largest) << c.name << " body2 " << body2;
+      if (rows.value.size() > 0) EXPECT_GT(largest, 1e-3);  // random poses: the joints are broken
+    }
+  }
+}
+
 TEST_P(CompactRowsTest, VanishesWithFullRankAtTheStart) {
   const Case& c = GetParam();
   std::mt19937 rng(31);

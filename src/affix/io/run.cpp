@@ -122,7 +122,7 @@ class RunLoop {
       : simulator_(simulator),
         out_dir_(options.out_dir),
         names_(body_names(scene)),
-        joints_(scene.joints),
+        joints_(&scene.joints),
         write_contacts_(options.contacts),
         format_(options.format.value_or(default_trajectory_format(scene.bodies.size()))),
         schedule_(scene.settings.dt, scene.settings.duration, scene.settings.output_fps),
@@ -140,7 +140,7 @@ class RunLoop {
       if (before_first_step) before_first_step(out_dir_);
       trajectory_ = open_trajectory(out_dir_, format_, names_);
       stats_.emplace(out_dir_ / "stats.csv");
-      if (!joints_.empty()) joint_writer_.emplace(out_dir_ / "joints.csv", joints_);
+      if (!joints_->empty()) joint_writer_.emplace(out_dir_ / "joints.csv", *joints_);
       if (write_contacts_) contact_writer_.emplace(out_dir_ / "contacts.csv", names_);
       write_due_frames(0, simulator_.poses());
       for (int n = 1; n <= schedule_.steps() && !interrupted(); ++n) advance(n);
@@ -238,7 +238,7 @@ class RunLoop {
   Simulator& simulator_;
   fs::path out_dir_;
   std::vector<std::string> names_;
-  std::vector<JointDef> joints_;
+  const std::vector<JointDef>* joints_;  // the scene's, which outlives the loop (a copy is 0.7 GB at 10⁶)
   bool write_contacts_ = false;
   TrajectoryFormat format_;
   FrameSchedule schedule_;

@@ -111,6 +111,12 @@ struct CompactRows {
 CompactRows compact_rows(const ModelJoint& joint, double edge, const Vec12& q1, const Vec12& q2,
                          std::span<const LimitClamp> clamps = {});
 
+/// max |C| over the joint's equality rows, as compact_rows(...).value gives it: a step's statistics read
+/// it for every joint, and a ball's (or cone twist's) three rows are the world components of
+/// x₀¹ − x₀², read here without the rows' gradients (the same numbers; other types go through
+/// compact_rows). 0 for a joint without rows.
+double compact_row_error(const ModelJoint& joint, double edge, const Vec12& q1, const Vec12& q2);
+
 /// The value of `dof` at q1, q2 (header comment): angles in (−π, π], slide and distance in m.
 double joint_dof(const ModelJoint& joint, double edge, const Vec12& q1, const Vec12& q2, JointDof dof);
 

@@ -81,10 +81,34 @@ JsonReader::JsonReader(const nlohmann::json& root, const std::filesystem::path& 
     : JsonReader(root, std::string(), file) {}
 
 JsonReader::JsonReader(const nlohmann::json& value, std::string path, const std::filesystem::path& file)
-    : value_(&value), path_(std::move(path)), file_(&file) {}
+    : value_(&value), root_(std::move(path)), file_(&file) {}
+
+std::string JsonReader::path() const {
+  std::string out = root_;
+  for (int i = 0; i < depth_; ++i) {
+    const Segment& segment = segments_[i];
+    if (segment.key == nullptr) {
+      out += '[' + std::to_string(segment.size) + ']';
+    } else {
+      // The key is user text when it is an unknown field: cut, so that the path stays readable.
+      if (!out.empty()) out += '.';
+      out += excerpt(std::string_view(segment.key, segment.size));
+    }
+  }
+  return out;
+}
+
+void JsonReader::push_segment(const char* key, std::size_t key_size_or_index) {
+  if (depth_ == kSegments) {
+    root_ = path();
+    depth_ = 0;
+  }
+  segments_[depth_++] = Segment{key, key_size_or_index};
+}
 
 void JsonReader::fail(std::string_view message) const {
-  const std::string where = path_.empty() ? "(top level)" : path_;
+  const std::string here = path();
+  const std::string where = here.empty() ? "(top level)" : here;
   throw InputError(file_->string() + ": " + where + ": " + std::string(message));
 }
 
@@ -186,17 +210,25 @@ std::vector<JsonReader> JsonReader::non_empty_array() const {
 }
 
 JsonReader JsonReader::child(std::string_view key) const {
-  return JsonReader(value_->at(std::string(key)), child_path(key), *file_);
+  const auto it = value_->find(key);
+  if (it == value_->end()) value_->at(std::string(key));  // throws nlohmann's out_of_range, as before
+  JsonReader out = *this;
+  out.value_ = &it.value();
+  out.push_segment(it.key().data(), it.key().size());  // the document's own key: it outlives the reader
+  return out;
 }
 
 std::string JsonReader::child_path(std::string_view key) const {
-  // The key is user text when it is an unknown field: cut, so that the path stays readable.
+  const std::string here = path();
   const std::string name = excerpt(key);
-  return path_.empty() ? name : path_ + "." + name;
+  return here.empty() ? name : here + "." + name;
 }
 
 JsonReader JsonReader::element(std::size_t index) const {
-  return JsonReader(value_->at(index), path_ + "[" + std::to_string(index) + "]", *file_);
+  JsonReader out = *this;
+  out.value_ = &value_->at(index);
+  out.push_segment(nullptr, index);
+  return out;
 }
 
 // ---------------------------------------------------------------- ObjectReader

@@ -9,6 +9,7 @@
 
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/scene/json_fast_sax.hpp"
 
 namespace affix {
 
@@ -201,6 +202,27 @@ class DomBuilder {
   std::vector<Frame> frames_;
 };
 
+/// nlohmann's parser with nothing built: run on a text the fast parser refused, for the error it finds.
+struct ErrorFinder {
+  using json = nlohmann::json;
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(json::number_integer_t) { return true; }
+  bool number_unsigned(json::number_unsigned_t) { return true; }
+  bool number_float(json::number_float_t, const json::string_t&) { return true; }
+  bool string(json::string_t&) { return true; }
+  bool binary(json::binary_t&) { return true; }
+  bool start_object(std::size_t) { return true; }
+  bool key(json::string_t&) { return true; }
+  bool end_object() { return true; }
+  bool start_array(std::size_t) { return true; }
+  bool end_array() { return true; }
+  template <class Exception>
+  bool parse_error(std::size_t /*byte*/, const std::string& /*token*/, const Exception& e) {
+    throw e;
+  }
+};
+
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file) {
@@ -216,9 +238,12 @@ nlohmann::json parse_json_text(const std::string& text, const std::filesystem::p
                      " levels deep (expected at most " + limit + " levels)");
   }
   try {
+    // The fast parser builds the document; where it stops, nlohmann's parser says why (json_fast_sax.hpp).
     DomBuilder builder(file, sink);
-    nlohmann::json::sax_parse(text, &builder);
-    return std::move(builder.result());
+    if (fast_sax_parse(text, builder, kMaxJsonNesting)) return std::move(builder.result());
+    ErrorFinder finder;
+    nlohmann::json::sax_parse(text, &finder);
+    throw InputError(invalid + ": syntax error");  // only if the two parsers disagree (tests say they do not)
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann's byte is 1-based: the offset of the byte just read.
     throw InputError(invalid + position_of(text, e.byte == 0 ? 0 : e.byte - 1) + ": " + parse_reason(e));

@@ -15,7 +15,11 @@ std::vector<std::vector<int>> column_blocks(const BlockHessian& H) {
 }  // namespace
 
 SparseCholesky::SparseCholesky()
-    : llt_(std::make_unique<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>>()) {}
+    : llt_(std::make_unique<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>>()) {
+  // Whatever CHOLMOD finds (a matrix that is not positive definite, memory) is reported by factorize()
+  // and handled by the caller, a regularised retry or an error; CHOLMOD would also printf it each time.
+  llt_->cholmod().print = 0;
+}
 SparseCholesky::~SparseCholesky() = default;
 
 // The lower triangle of scalar column c = mJ + k (m = kBlockSize) holds rows mJ + k … mJ + m − 1 of the

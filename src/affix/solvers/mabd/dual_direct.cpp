@@ -47,15 +47,23 @@ KktSolution DualDirectSolver::solve(const KktSystem& system) {
   for (int j = 0; j < static_cast<int>(system.joints.size()); ++j)
     r.segment(offsets[j], system.joints[j].rows()) = dual.rhs(j, free);
 
+  // A loop's redundant rows stay redundant while its rows do: once D needed the shift, the next solves
+  // of the same size start with it rather than fail a factorisation first (header).
+  const int size = offsets.back();
+  const bool shift_first = regularised_ && size == regularised_size_;
   Eigen::SparseMatrix<double> D = assemble(dual, offsets, 0.0);
-  regularised_ = false;
+  const double largest = D.rows() > 0 ? D.diagonal().maxCoeff() : 0.0;
+  if (shift_first && largest > 0.0) D = assemble(dual, offsets, kRegularisation * largest);
+  regularised_ = shift_first && largest > 0.0;
   if (!cholesky_.factorize(D)) {
-    const double largest = D.rows() > 0 ? D.diagonal().maxCoeff() : 0.0;
+    if (regularised_ || !(largest > 0.0))
+      throw SimulationError("the joints' dual matrix G H⁻¹ Gᵀ is not positive semi-definite");
     D = assemble(dual, offsets, kRegularisation * largest);
     regularised_ = true;
-    if (!(largest > 0.0) || !cholesky_.factorize(D))
+    if (!cholesky_.factorize(D))
       throw SimulationError("the joints' dual matrix G H⁻¹ Gᵀ is not positive semi-definite");
   }
+  regularised_size_ = size;
   solution.lambda = cholesky_.solve(r);
   solution.dq = primal_steps(system, free, solution.lambda);
   return solution;

@@ -288,8 +288,8 @@ StepStats MabdSimulator::step() {
   stats.potential_energy = contact.energy;
   for (std::size_t k = 0; k < model_->joints.size(); ++k) {
     const ModelJoint& j = model_->joints[k];
-    const CompactRows rows = compact_rows(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]);
-    if (rows.value.size() > 0) stats.max_joint_error = std::max(stats.max_joint_error, rows.value.cwiseAbs().maxCoeff());
+    stats.max_joint_error = std::max(
+        stats.max_joint_error, compact_row_error(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]));
   }
   stats.max_joint_error = std::max(stats.max_joint_error, limits_.max_excess(q_));
   for (int i = 0; i < n; ++i) {
