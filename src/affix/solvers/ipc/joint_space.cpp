@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "affix/solvers/ipc/joint_forest.hpp"
+
 namespace affix {
 
-JointSpace::JointSpace(const std::vector<AffineBody>& bodies, const JointModel& model) {
+JointSpace::JointSpace(const std::vector<AffineBody>& bodies, const JointModel& model, JointSolverKind kind) {
   const DofLayout layout = affine_layout(bodies);
   const int n = layout.total();
   std::vector<SparseRow> eliminated;
@@ -29,6 +31,23 @@ JointSpace::JointSpace(const std::vector<AffineBody>& bodies, const JointModel& 
     if (std::find(redundant_joints_.begin(), redundant_joints_.end(), name) == redundant_joints_.end())
       redundant_joints_.push_back(name);
   }
+  std::vector<char> dropped(eliminated.size(), 0);
+  for (int r : basis_.dropped_rows()) dropped[r] = 1;
+  for (std::size_t r = 0; r < eliminated.size(); ++r)
+    if (!dropped[r]) kept_.push_back(std::move(eliminated[r]));
+
+  if (rows_.empty()) return;
+  if (!basis_.dropped_rows().empty()) {
+    structure_ = "some joint rows depend on others (a closed loop)";
+  } else {
+    JointForest forest(layout, kept_);
+    structure_ = forest.why();
+    if (forest.is_forest() && (kind == JointSolverKind::automatic || kind == JointSolverKind::tree))
+      tree_ = std::make_unique<TreeStep>(forest, layout, kept_);
+  }
+  method_ = kind == JointSolverKind::dense ? JointSolverKind::dense
+            : tree_                        ? JointSolverKind::tree
+                                           : JointSolverKind::reduction;
 }
 
 void JointSpace::update_targets(const VecX& q) {
@@ -42,8 +61,34 @@ void JointSpace::update_targets(const VecX& q) {
 
 VecX JointSpace::restoration(const VecX& q) const { return basis_.restoration(q, targets_); }
 
+VecX JointSpace::row_values(const VecX& delta) const {
+  VecX e(kept_.size());
+  for (std::size_t r = 0; r < kept_.size(); ++r) {
+    e[r] = 0.0;
+    for (const auto& [dof, coefficient] : kept_[r].terms) e[r] += coefficient * delta[dof];
+  }
+  return e;
+}
+
 bool JointSpace::solve(const BlockHessian& H, const VecX& gradient, const VecX& delta, SparseCholesky& solver,
                        VecX& dq) const {
+  // The KKT forms take the rows as C Δq = C δ: the reference's Δq = δ + N y satisfies exactly that
+  // (C N = 0), also where the Newton loop zeroed δ on a converged body.
+  switch (method_) {
+    case JointSolverKind::tree:
+      if (tree_->solve(H, gradient, row_values(delta), dq)) return true;
+      ++fallbacks_;
+      break;
+    case JointSolverKind::dense:
+      if (dense_kkt_step(H, gradient, kept_, row_values(delta), dq)) return true;
+      break;
+    default: break;
+  }
+  return solve_reduced(H, gradient, delta, solver, dq);
+}
+
+bool JointSpace::solve_reduced(const BlockHessian& H, const VecX& gradient, const VecX& delta,
+                               SparseCholesky& solver, VecX& dq) const {
   const Eigen::SparseMatrix<double>& N = basis_.free_basis();
   const Eigen::SparseMatrix<double> H_full = to_sparse(H);
   const Eigen::SparseMatrix<double> HN = H_full * N;
