@@ -23,7 +23,7 @@ bool TreeStep::solve(const BlockHessian& H, const VecX& g, const VecX& e, VecX& 
     report_.converged = false;
     return false;
   }
-  tree_.solve(g, e, dq);  // feasible: C Δq = e
+  tree_.solve(g, e, dq, &lambda_);  // feasible: C Δq = e
   bool off_tree = false;
   for (const auto& [key, block] : H.couplings())
     if (!tree_.forest().is_edge(key.first, key.second) && !block.isZero(0.0)) off_tree = true;
@@ -35,7 +35,9 @@ bool TreeStep::solve(const BlockHessian& H, const VecX& g, const VecX& e, VecX& 
   multiply(H, dq, r_);
   const double scale = std::abs(dq.dot(r_));
   r_ += g;
-  tree_.solve(r_, zero_, s_);
+  add_row_forces(lambda_, r_);  // = (H − H_T)Δq₀: the couplings across the forest alone
+  tree_.solve(r_, zero_, s_, &lambda_);
+  add_row_forces(lambda_, r_);
   d_ = s_;
   double rz = -r_.dot(s_);
   const double target = kTolerance * kTolerance * scale;
@@ -54,12 +56,18 @@ bool TreeStep::solve(const BlockHessian& H, const VecX& g, const VecX& e, VecX& 
     const double alpha = rz / curvature;
     dq += alpha * d_;
     r_ += alpha * Hd_;
-    tree_.solve(r_, zero_, s_);
+    tree_.solve(r_, zero_, s_, &lambda_);
+    add_row_forces(lambda_, r_);
     const double rz_next = -r_.dot(s_);
     d_ = s_ + (rz_next / rz) * d_;
     rz = rz_next;
   }
   return true;
+}
+
+void TreeStep::add_row_forces(const VecX& lambda, VecX& r) const {
+  for (std::size_t k = 0; k < rows_.size(); ++k)
+    for (const auto& [dof, coefficient] : rows_[k].terms) r[dof] += coefficient * lambda[k];
 }
 
 bool dense_kkt_step(const BlockHessian& H, const VecX& g, const std::vector<SparseRow>& rows, const VecX& e,

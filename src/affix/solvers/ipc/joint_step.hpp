@@ -31,12 +31,15 @@ class TreeStep {
     bool converged = true;
   };
   /// Stop when rᵀM r ≤ tolerance² × the step's energy scale |Δq₀ᵀHΔq₀| (r the residual, M the tree
-  /// solve): a relative error of about `tolerance` in H's norm.
+  /// solve): a relative error of about `tolerance` in H's norm. The residual is kept free of its
+  /// component along the rows' forces Cᵀλ (the "residual update" of Gould, Hribar & Nocedal 2001), which
+  /// the projection removes anyway but which would otherwise dominate r and, by cancellation, cap the
+  /// attainable accuracy near √ε.
   static constexpr double kTolerance = 1e-12;
   static constexpr int kMaxIterations = 100;
 
   TreeStep(const JointForest& forest, const DofLayout& layout, const std::vector<SparseRow>& rows)
-      : tree_(forest, layout, rows) {}
+      : tree_(forest, layout, rows), rows_(rows) {}
 
   /// Δq for H, g and e; false when a pivot of the tree solve is not positive definite or the
   /// iteration did not converge (`report` says which).
@@ -44,9 +47,13 @@ class TreeStep {
   const Report& report() const { return report_; }
 
  private:
+  /// r += Cᵀλ.
+  void add_row_forces(const VecX& lambda, VecX& r) const;
+
   TreeKkt tree_;
+  std::vector<SparseRow> rows_;
   Report report_;
-  VecX r_, s_, d_, Hd_, zero_;  // reused between solves
+  VecX r_, s_, d_, Hd_, zero_, lambda_;  // reused between solves
 };
 
 /// The dense KKT step (header: `dense`); false when the LU's residual shows the system singular.

@@ -13,6 +13,7 @@ TreeKkt::TreeKkt(const JointForest& forest, const DofLayout& layout, const std::
   nodes_.resize(n);
   articulated_.resize(n);
   gradient_.resize(n);
+  u_.resize(n);
   for (int b = 0; b < n; ++b) {
     assert(layout.size(b) == kAffineDofs && layout.offset(b) == kAffineDofs * b);
     Node& node = nodes_[b];
@@ -65,19 +66,19 @@ bool TreeKkt::factorize(const BlockHessian& H) {
       G_hat = node.Gp;
     }
     // m > 0 here: a body with a parent owns the rows of that edge.
-    const Rows K = node.S.solve(G_hat);
-    articulated_[p].noalias() += G_hat.transpose() * K;
-    node.T.noalias() = node.Y * K;
+    node.K = node.S.solve(G_hat);
+    articulated_[p].noalias() += G_hat.transpose() * node.K;
+    node.T.noalias() = node.Y * node.K;
     if (node.coupled) node.T += F;
   }
   return true;
 }
 
-void TreeKkt::solve(const VecX& a, const VecX& e, VecX& dq) {
+void TreeKkt::solve(const VecX& a, const VecX& e, VecX& dq, VecX* lambda) {
   dq.resize(dofs_);
   const int n = forest_.body_count();
   for (int b = 0; b < n; ++b) gradient_[b] = a.segment<12>(12 * b);
-  Small u, rhs;
+  Small rhs;
   for (int b : forest_.leaves_first()) {  // upward: x⁰ and the parent's a
     const Node& node = nodes_[b];
     const std::vector<int>& owned = forest_.rows_of(b);
@@ -88,6 +89,7 @@ void TreeKkt::solve(const VecX& a, const VecX& e, VecX& dq) {
     rhs.resize(m);
     for (int k = 0; k < m; ++k) rhs[k] = -e[owned[k]];
     rhs.noalias() += node.Gc * x;
+    Small& u = u_[b];
     u = node.S.solve(rhs);
     x.noalias() -= node.Y * u;  // x⁰
     if (p < 0) continue;
@@ -98,6 +100,16 @@ void TreeKkt::solve(const VecX& a, const VecX& e, VecX& dq) {
     const int b = *it, p = forest_.parent(b);
     if (p >= 0) gradient_[b].noalias() -= nodes_[b].T * dq.segment<12>(12 * p);
     dq.segment<12>(12 * b) = gradient_[b];
+  }
+  if (!lambda) return;
+  lambda->resize(e.size());
+  for (int b = 0; b < n; ++b) {
+    const std::vector<int>& owned = forest_.rows_of(b);
+    if (owned.empty()) continue;
+    const int p = forest_.parent(b);
+    Small l = u_[b];
+    if (p >= 0) l.noalias() += nodes_[b].K * dq.segment<12>(12 * p);
+    for (std::size_t k = 0; k < owned.size(); ++k) (*lambda)[owned[k]] = l[k];
   }
 }
 

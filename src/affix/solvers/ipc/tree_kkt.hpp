@@ -38,8 +38,8 @@ class TreeKkt {
   /// numerically positive definite (linear/spd_factor.hpp).
   bool factorize(const BlockHessian& H);
   /// Δq minimising ½ΔqᵀH_TΔq + aᵀΔq subject to C Δq = e (e: one entry per row), with the last
-  /// factorisation.
-  void solve(const VecX& a, const VecX& e, VecX& dq);
+  /// factorisation; and, when `lambda` is given, the rows' multipliers: H_TΔq + Cᵀλ = −a.
+  void solve(const VecX& a, const VecX& e, VecX& dq, VecX* lambda = nullptr);
 
   const JointForest& forest() const { return forest_; }
 
@@ -53,6 +53,7 @@ class TreeKkt {
     Eigen::LLT<Mat12> A;     // articulated block A_b
     Columns Y;               // A⁻¹Gcᵀ
     Eigen::LLT<Square> S;    // Gc A⁻¹ Gcᵀ
+    Rows K;                  // λ = u + K Δq_p
     Mat12 T;                 // Δq_b = x⁰ − T Δq_p
     Mat12 Hbp;               // H's coupling (b, parent), when `coupled`
     bool coupled = false;
@@ -62,6 +63,7 @@ class TreeKkt {
   std::vector<Node> nodes_;
   std::vector<Mat12> articulated_;
   std::vector<Vec12> gradient_;  // a_b during solve's upward pass, then x⁰
+  std::vector<Small> u_;         // u_b of the upward pass, for the multipliers
   int dofs_ = 0;
 };
 
