@@ -44,7 +44,8 @@ class JointSpace {
 
   /// Sets s̃ from the fixed and kinematic bodies' states in q.
   void update_targets(const VecX& q);
-  /// δ (zero except at pivots) with C̃(q + δ) = s̃.
+  /// δ with C(q + δ) = s: zero except at the pivots (reduction, dense), or least-norm body by body from
+  /// the roots (tree, tree_kkt.hpp). Either serves every method: the step is the same for any δ on the rows.
   VecX restoration(const VecX& q) const;
   /// Δq = δ + N y (header) by the chosen method (`solver` serves `reduction`). Returns false if the
   /// system is not positive definite on the rows' null space. A tree solve that fails (a pivot not
@@ -65,16 +66,19 @@ class JointSpace {
     std::vector<std::pair<int, double>> known;  // terms on fixed and kinematic bodies
     double rhs = 0.0;
   };
-  bool solve_reduced(const BlockHessian& H, const VecX& gradient, const VecX& delta, SparseCholesky& solver,
-                     VecX& dq) const;
+  bool solve_reduced(const BasisExtension& basis, const BlockHessian& H, const VecX& gradient,
+                     const VecX& delta, SparseCholesky& solver, VecX& dq) const;
   /// e = C δ over the kept rows.
   VecX row_values(const VecX& delta) const;
 
   std::vector<Row> rows_;  // the rows with at least one dynamic term, in model order
   std::vector<SparseRow> kept_;  // their dynamic terms, without the rows the elimination dropped
   BasisExtension basis_;
-  Eigen::SparseMatrix<double> free_basis_transpose_;  // Nᵀ, column-major
-  VecX targets_;           // s̃
+  mutable Eigen::SparseMatrix<double> free_basis_transpose_;  // Nᵀ, column-major, on the first reduction
+  VecX targets_;           // s̃ (reduction and dense)
+  VecX row_targets_;       // s (tree)
+  int dof_count_ = 0;
+  mutable std::unique_ptr<BasisExtension> fallback_basis_;  // the tree method's, built on a failed solve
   std::vector<std::string> redundant_joints_;
   JointSolverKind method_ = JointSolverKind::reduction;
   std::string structure_;

@@ -45,6 +45,7 @@ class TreeStep {
   /// iteration did not converge (`report` says which).
   bool solve(const BlockHessian& H, const VecX& g, const VecX& e, VecX& dq);
   const Report& report() const { return report_; }
+  const TreeKkt& tree() const { return tree_; }
 
  private:
   /// r += Cᵀλ.

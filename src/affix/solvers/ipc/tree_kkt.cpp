@@ -28,6 +28,22 @@ TreeKkt::TreeKkt(const JointForest& forest, const DofLayout& layout, const std::
         else if (body == p) node.Gp(k, local) += coefficient;
       }
     }
+    if (m > 0) independent_ = factor_spd(node.GGt, Square(node.Gc * node.Gc.transpose())) && independent_;
+  }
+}
+
+void TreeKkt::restoration(const VecX& r, VecX& delta) const {
+  delta.setZero(dofs_);
+  Small rhs;
+  for (auto it = forest_.leaves_first().rbegin(); it != forest_.leaves_first().rend(); ++it) {
+    const int b = *it, p = forest_.parent(b);
+    const Node& node = nodes_[b];
+    const std::vector<int>& owned = forest_.rows_of(b);
+    if (owned.empty()) continue;
+    rhs.resize(static_cast<int>(owned.size()));
+    for (std::size_t k = 0; k < owned.size(); ++k) rhs[k] = r[owned[k]];
+    if (p >= 0) rhs.noalias() -= node.Gp * delta.segment<12>(12 * p);
+    delta.segment<12>(12 * b).noalias() = node.Gc.transpose() * node.GGt.solve(rhs);
   }
 }
 

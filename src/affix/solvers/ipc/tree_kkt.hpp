@@ -42,6 +42,14 @@ class TreeKkt {
   void solve(const VecX& a, const VecX& e, VecX& dq, VecX* lambda = nullptr);
 
   const JointForest& forest() const { return forest_; }
+  /// Whether every body's rows have full rank on its own DOFs (G_c G_cᵀ numerically positive
+  /// definite). Rows of a forest are then independent: ordered roots first, C is block triangular with
+  /// those full-rank blocks on its diagonal. Otherwise some rows are redundant and the tree solve's
+  /// pivots S are singular.
+  bool rows_independent() const { return independent_; }
+  /// A move δ with C δ = r, body by body from the roots: δ_b = G_c⁺(r_b − G_p δ_p), G_c⁺ = G_cᵀ(G_cG_cᵀ)⁻¹
+  /// (least-norm on each body), zero on bodies without rows. Needs rows_independent().
+  void restoration(const VecX& r, VecX& delta) const;
 
  private:
   using Rows = Eigen::Matrix<double, Eigen::Dynamic, 12, Eigen::RowMajor, 12, 12>;
@@ -50,6 +58,7 @@ class TreeKkt {
   using Small = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 12, 1>;
   struct Node {
     Rows Gc, Gp;             // constant: b's rows on b and on its parent
+    Eigen::LLT<Square> GGt;  // G_c G_cᵀ, for the restoration
     Eigen::LLT<Mat12> A;     // articulated block A_b
     Columns Y;               // A⁻¹Gcᵀ
     Eigen::LLT<Square> S;    // Gc A⁻¹ Gcᵀ
@@ -65,6 +74,7 @@ class TreeKkt {
   std::vector<Vec12> gradient_;  // a_b during solve's upward pass, then x⁰
   std::vector<Small> u_;         // u_b of the upward pass, for the multipliers
   int dofs_ = 0;
+  bool independent_ = true;
 };
 
 }  // namespace affix
