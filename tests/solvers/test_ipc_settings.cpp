@@ -113,7 +113,7 @@ TEST(IpcSettings, BadValuesNameTheFileAndTheJsonPath) {
             at + "friction_iterations: expected an integer ≥ 1, got 0");
   EXPECT_EQ(read_error(json::parse(R"({ "dhat": 1e-3, "beta": 2 })")),
             at + "beta: unknown field (expected one of: dhat, epsv, kappa, tolerance, max_iterations, "
-                 "friction_iterations)");
+                 "friction_iterations, linear_solver)");
 }
 
 // What `affix validate` runs: the block is checked there, not only once a solver is built.
