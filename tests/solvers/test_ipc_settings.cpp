@@ -65,6 +65,34 @@ TEST(IpcSettings, EveryFieldIsRead) {
   EXPECT_EQ(s.friction_iterations, 3);
 }
 
+TEST(IpcSettings, LinearSolverIsReadAndATreeIsRefusedOnALoop) {
+  EXPECT_EQ(read(json::object()).linear_solver, JointSolverKind::automatic);
+  for (JointSolverKind kind :
+       {JointSolverKind::automatic, JointSolverKind::reduction, JointSolverKind::dense, JointSolverKind::tree})
+    EXPECT_EQ(read(json{{"linear_solver", joint_solver_name(kind)}}).linear_solver, kind);
+  EXPECT_EQ(read_error(json::parse(R"({ "linear_solver": "cholesky" })")),
+            kFile.string() + R"(: settings.ipc.linear_solver: expected one of "automatic", "reduction", "dense", )"
+                             R"("tree", got "cholesky")");
+
+  // Three spheres in a ring of ball joints: a loop, which the tree solve cannot take.
+  json file = json::parse(R"({ "settings": { "dt": 0.01, "duration": 0.02, "ipc": { "linear_solver": "tree" } },
+      "bodies": [ { "name": "a", "shape": { "sphere": 0.1 }, "position": [0, 0, 1] },
+                  { "name": "b", "shape": { "sphere": 0.1 }, "position": [1, 0, 1] },
+                  { "name": "c", "shape": { "sphere": 0.1 }, "position": [0.5, 1, 1] } ],
+      "joints": [ { "name": "ab", "type": "ball", "body1": "a", "body2": "b", "anchor": [0.5, 0, 1] },
+                  { "name": "bc", "type": "ball", "body1": "b", "body2": "c", "anchor": [0.75, 0.5, 1] },
+                  { "name": "ca", "type": "ball", "body1": "c", "body2": "a", "anchor": [0.25, 0.5, 1] } ] })");
+  try {
+    make_simulator(parse_scene(file, kFile));
+    ADD_FAILURE() << "a forced tree solve accepted a loop";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), kFile.string() + R"(: settings.ipc.linear_solver: "tree" needs the linear )"
+                                                      "joints to form chains or trees, but the joints close a loop");
+  }
+  file["settings"]["ipc"]["linear_solver"] = "automatic";  // the reduction takes it
+  EXPECT_NO_THROW(make_simulator(parse_scene(file, kFile)));
+}
+
 TEST(IpcSettings, KappaAutoMeansAdaptive) {
   EXPECT_FALSE(read(json::parse(R"({ "kappa": "auto" })")).kappa.has_value());
   EXPECT_EQ(read(json::parse(R"({ "kappa": 250 })")).kappa, 250.0);
@@ -85,7 +113,7 @@ TEST(IpcSettings, BadValuesNameTheFileAndTheJsonPath) {
             at + "friction_iterations: expected an integer ≥ 1, got 0");
   EXPECT_EQ(read_error(json::parse(R"({ "dhat": 1e-3, "beta": 2 })")),
             at + "beta: unknown field (expected one of: dhat, epsv, kappa, tolerance, max_iterations, "
-                 "friction_iterations)");
+                 "friction_iterations, linear_solver)");
 }
 
 // What `affix validate` runs: the block is checked there, not only once a solver is built.

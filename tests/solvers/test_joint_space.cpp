@@ -19,143 +19,12 @@
 
 #include "affix/model/model.hpp"
 #include "affix/solvers/ipc/joint_space.hpp"
+#include "support/joint_systems.hpp"
 
 namespace affix {
 namespace {
 
-constexpr int kNoBody = -1;  // the world
-
-std::vector<AffineBody> bodies_with(int n, std::vector<int> fixed = {}, std::vector<int> kinematic = {}) {
-  std::vector<AffineBody> bodies(n);
-  for (int i : fixed) bodies[i].fixed = true;
-  for (int i : kinematic) bodies[i].kinematic = Kinematic{};
-  return bodies;
-}
-
-/// The three rows of a point connection (Chen 2022 Eq. 6) between rest point a of body_a and rest
-/// point b of body_b (body_b = world: b is a world point), p + A x̄ with q = (p, rows of A):
-///   p_k + Σ_j x̄_j A_kj  −  (p'_k + Σ_j x̄'_j A'_kj) = 0,   k = 0, 1, 2.
-void add_point_connection(JointModel& model, int joint, int body_a, const Vec3& a, int body_b, const Vec3& b) {
-  for (int k = 0; k < 3; ++k) {
-    JointRow row;
-    row.joint = joint;
-    const auto add_point = [&](int body, const Vec3& x_bar, double sign) {
-      row.terms.emplace_back(12 * body + k, sign);
-      for (int j = 0; j < 3; ++j) row.terms.emplace_back(12 * body + 3 + 3 * k + j, sign * x_bar[j]);
-    };
-    add_point(body_a, a, 1.0);
-    if (body_b == kNoBody) row.rhs = b[k];
-    else add_point(body_b, b, -1.0);
-    model.rows.push_back(row);
-  }
-}
-
-Vec3 rest_point(const VecX& q, int body, const Vec3& world) {
-  const Vec12 qi = q.segment<12>(12 * body);
-  return state_matrix(qi).inverse() * (world - state_translation(qi));
-}
-
-/// A hinge at `anchor` along `axis` between two bodies at state q: point connections at the anchor and
-/// at anchor + axis (Chen 2022 Eq. 8).
-void add_hinge(JointModel& model, const std::string& name, const VecX& q, int body_a, int body_b,
-               const Vec3& anchor, const Vec3& axis) {
-  const int joint = static_cast<int>(model.names.size());
-  model.names.push_back(name);
-  for (const Vec3& w : {anchor, Vec3(anchor + axis)}) {
-    add_point_connection(model, joint, body_a, rest_point(q, body_a, w), body_b,
-                         body_b == kNoBody ? w : rest_point(q, body_b, w));
-  }
-}
-
-void add_ball(JointModel& model, const std::string& name, const VecX& q, int body_a, int body_b,
-              const Vec3& anchor) {
-  const int joint = static_cast<int>(model.names.size());
-  model.names.push_back(name);
-  add_point_connection(model, joint, body_a, rest_point(q, body_a, anchor), body_b,
-                       body_b == kNoBody ? anchor : rest_point(q, body_b, anchor));
-}
-
-/// Random rigid poses (rotation, translation) of n bodies.
-VecX random_poses(std::mt19937& rng, int n) {
-  std::normal_distribution<double> g;
-  VecX q(12 * n);
-  for (int i = 0; i < n; ++i) {
-    const Mat3 R = Quat(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
-    q.segment<12>(12 * i) = affine_state(Vec3(g(rng), g(rng), g(rng)), R);
-  }
-  return q;
-}
-
-VecX random_vector(std::mt19937& rng, int size, double scale = 1.0) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  VecX v(size);
-  for (int k = 0; k < size; ++k) v[k] = u(rng);
-  return v;
-}
-
-/// A random SPD Newton system over the bodies, every pair of dynamic bodies coupled, Dirichlet bodies'
-/// rows and columns replaced by the identity and their gradient zero (as IncrementalPotential leaves
-/// them). Returns H as a BlockHessian, its dense twin, and g.
-struct NewtonSystem {
-  BlockHessian H;
-  MatX dense;
-  VecX g;
-};
-
-NewtonSystem random_newton_system(std::mt19937& rng, const std::vector<AffineBody>& bodies) {
-  const int n = static_cast<int>(bodies.size());
-  NewtonSystem s;
-  // A = B Bᵀ + I over all DOFs: SPD; then copy into blocks.
-  const MatX B = MatX(random_vector(rng, 144 * n * n).reshaped(12 * n, 12 * n));
-  s.dense = B * B.transpose() / (12.0 * n) + MatX::Identity(12 * n, 12 * n);
-  s.g = random_vector(rng, 12 * n);
-  for (int i = 0; i < n; ++i) {
-    if (!bodies[i].is_dirichlet()) continue;
-    s.dense.middleRows(12 * i, 12).setZero();
-    s.dense.middleCols(12 * i, 12).setZero();
-    s.dense.block(12 * i, 12 * i, 12, 12).setIdentity();
-    s.g.segment<12>(12 * i).setZero();
-  }
-  s.H.reset(n);
-  for (int i = 0; i < n; ++i) {
-    s.H.diagonal(i) = s.dense.block<12, 12>(12 * i, 12 * i);
-    for (int j = 0; j < i; ++j)
-      if (!bodies[i].is_dirichlet() && !bodies[j].is_dirichlet())
-        s.H.add_coupling(i, j, s.dense.block<12, 12>(12 * i, 12 * j));
-  }
-  return s;
-}
-
-/// The dense KKT step: Dirichlet DOFs held (Δq = 0 there), every row of `model` with its terms on
-/// Dirichlet bodies moved to the right-hand side at q.
-VecX kkt_step(const NewtonSystem& s, const JointModel& model, const std::vector<AffineBody>& bodies,
-              const VecX& q) {
-  std::vector<int> free;  // DOFs of dynamic bodies
-  for (int d = 0; d < static_cast<int>(q.size()); ++d)
-    if (!bodies[d / 12].is_dirichlet()) free.push_back(d);
-  std::vector<int> index(q.size(), -1);
-  for (int k = 0; k < static_cast<int>(free.size()); ++k) index[free[k]] = k;
-  const int nf = static_cast<int>(free.size()), m = static_cast<int>(model.rows.size());
-  MatX K = MatX::Zero(nf + m, nf + m);
-  VecX rhs = VecX::Zero(nf + m);
-  for (int a = 0; a < nf; ++a) {
-    rhs[a] = -s.g[free[a]];
-    for (int b = 0; b < nf; ++b) K(a, b) = s.dense(free[a], free[b]);
-  }
-  for (int r = 0; r < m; ++r) {
-    double residual = model.rows[r].rhs;  // s − C q
-    for (const auto& [dof, c] : model.rows[r].terms) {
-      residual -= c * q[dof];
-      if (index[dof] >= 0) K(nf + r, index[dof]) = K(index[dof], nf + r) = c;
-    }
-    rhs[nf + r] = residual;
-  }
-  const VecX solution = K.fullPivLu().solve(rhs);
-  EXPECT_LT((K * solution - rhs).norm(), 1e-9 * rhs.norm()) << "the reference KKT system must be regular";
-  VecX dq = VecX::Zero(q.size());
-  for (int a = 0; a < nf; ++a) dq[free[a]] = solution[a];
-  return dq;
-}
+using namespace test;
 
 /// The joint-space step of JointSpace at q (targets from q's prescribed bodies, restoration, solve).
 VecX joint_space_step(const JointSpace& joints, const NewtonSystem& s, const VecX& q) {
@@ -163,20 +32,6 @@ VecX joint_space_step(const JointSpace& joints, const NewtonSystem& s, const Vec
   VecX dq;
   EXPECT_TRUE(joints.solve(s.H, s.g, joints.restoration(q), solver, dq));
   return dq;
-}
-
-double row_residual(const JointModel& model, const VecX& q) {
-  double worst = 0.0;
-  for (const JointRow& row : model.rows) {
-    double r = -row.rhs;
-    for (const auto& [dof, c] : row.terms) r += c * q[dof];
-    worst = std::max(worst, std::abs(r));
-  }
-  return worst;
-}
-
-double relative_difference(const VecX& a, const VecX& b) {
-  return (a - b).lpNorm<Eigen::Infinity>() / std::max(1e-300, b.lpNorm<Eigen::Infinity>());
 }
 
 TEST(JointSpace, RandomSparseRowsGiveTheDenseKktStep) {

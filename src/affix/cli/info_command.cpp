@@ -50,7 +50,7 @@ void print_settings(std::ostream& out, const Scene& scene, const IpcSettings& ip
   out << "ipc            dhat " << num(ipc.dhat) << " m, epsv " << num(ipc.epsv) << " m/s, kappa "
       << (ipc.kappa ? num(*ipc.kappa) : "auto") << ", tolerance " << num(ipc.tolerance)
       << ", max_iterations " << ipc.max_iterations << ", friction_iterations " << ipc.friction_iterations
-      << '\n';
+      << ", linear_solver " << joint_solver_name(ipc.linear_solver) << '\n';
   if (scene.ground) {
     out << "ground         z >= " << num(scene.ground->height) << ", friction " << num(scene.ground->friction)
         << '\n';

@@ -120,14 +120,18 @@ BasisExtension::BasisExtension(int dof_count, const std::vector<SparseRow>& rows
   }
   for (int j = 0; j < dof_count; ++j)
     if (pivot_row_[j] < 0) free_.push_back(j);
-  build_free_basis();
+}
+
+const Eigen::SparseMatrix<double>& BasisExtension::free_basis() const {
+  if (!free_basis_built_) build_free_basis();
+  return free_basis_;
 }
 
 // Column k of N is U e_{m+k}: one at f = free_[k], and at the pivots the solution of
 // C̃_pp u = −C̃(:, f). Only the kept rows that reach f are non-zero (a sparse triangular solve):
 // row k is non-zero if it holds f or the pivot of a later non-zero row, so they are found by walking
 // from the rows holding f to the earlier rows holding their pivots, then solved from the last up.
-void BasisExtension::build_free_basis() {
+void BasisExtension::build_free_basis() const {
   const int m = constraint_count();
   std::vector<std::vector<int>> rows_holding(dof_count_);  // DOF → kept rows with an entry there
   for (int k = 0; k < m; ++k)
@@ -174,6 +178,7 @@ void BasisExtension::build_free_basis() {
   }
   free_basis_.resize(dof_count_, static_cast<int>(free_.size()));
   free_basis_.setFromTriplets(entries.begin(), entries.end());
+  free_basis_built_ = true;
 }
 
 // x[p_k] = (b_k − Σ_{j ≠ p_k} C̃_k[j] x[j]) / C̃_k[p_k] from the last kept row up: row k reads only

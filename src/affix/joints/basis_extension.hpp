@@ -55,12 +55,14 @@ class BasisExtension {
   VecX restoration(const VecX& x, const VecX& s_tilde) const;
   /// N: the free columns of U (n × (n − m), column k belongs to free_dofs()[k]). x + N y satisfies the
   /// kept rows for every y whenever x does; the Newton step is searched in this space.
-  const Eigen::SparseMatrix<double>& free_basis() const { return free_basis_; }
+  /// Built on the first call: on a chain it fills in (a free DOF of one link moves every link below it,
+  /// O(links²) entries), so a user of the KKT forms (ipc/joint_step.hpp) never pays for it.
+  const Eigen::SparseMatrix<double>& free_basis() const;
   /// V as an n × n sparse matrix (row k < m: eliminated row k; row m + k: free DOF k).
   Eigen::SparseMatrix<double> matrix() const;
 
  private:
-  void build_free_basis();
+  void build_free_basis() const;
   /// Sets x at the pivots so that C̃ x = b, reading x at the free DOFs.
   void back_substitute(const VecX& b, VecX& x) const;
 
@@ -71,7 +73,8 @@ class BasisExtension {
   std::vector<int> pivots_, free_, dropped_;
   std::vector<int> pivot_row_;                      // DOF → kept row whose pivot it is, −1 if free
   std::vector<double> pivot_value_;                 // C̃_k at its pivot, one per kept row
-  Eigen::SparseMatrix<double> free_basis_;
+  mutable Eigen::SparseMatrix<double> free_basis_;  // N, built by free_basis() on first use
+  mutable bool free_basis_built_ = false;
 };
 
 }  // namespace affix

@@ -18,7 +18,8 @@ std::optional<double> read_kappa(const JsonReader& value) {
 
 IpcSettings read_ipc(const JsonReader& value) {
   const ObjectReader obj(value,
-                         {"dhat", "epsv", "kappa", "tolerance", "max_iterations", "friction_iterations"});
+                         {"dhat", "epsv", "kappa", "tolerance", "max_iterations", "friction_iterations",
+                          "linear_solver"});
   IpcSettings ipc;
   if (auto v = obj.find("dhat")) ipc.dhat = v->positive();
   if (auto v = obj.find("epsv")) ipc.epsv = v->positive();
@@ -26,6 +27,11 @@ IpcSettings read_ipc(const JsonReader& value) {
   if (auto v = obj.find("tolerance")) ipc.tolerance = v->positive();
   if (auto v = obj.find("max_iterations")) ipc.max_iterations = v->integer_at_least(1);
   if (auto v = obj.find("friction_iterations")) ipc.friction_iterations = v->integer_at_least(1);
+  if (auto v = obj.find("linear_solver")) {
+    const auto kind = joint_solver_from_name(v->string());
+    if (!kind) v->expected(R"(one of "automatic", "reduction", "dense", "tree")");
+    ipc.linear_solver = *kind;
+  }
   return ipc;
 }
 

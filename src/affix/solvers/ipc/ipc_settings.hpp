@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "affix/scene/scene.hpp"
+#include "affix/solvers/ipc/joint_solver_kind.hpp"
 
 namespace affix {
 
@@ -17,6 +18,7 @@ struct IpcSettings {
   double tolerance = 3e-3;           ///< Newton stop: ‖Δx‖∞ / (h · L) below this (1/s), L = island size (README: why not IPC's 1e-2)
   int max_iterations = 100;          ///< Newton iteration cap per step (reported when hit)
   int friction_iterations = 1;       ///< most lagged-friction solves per step; stops when Σμλ changes < 1% (Chen 2022 §6.1)
+  JointSolverKind linear_solver = JointSolverKind::automatic;  ///< the Newton step's solve with linear joints (joint_step.hpp)
 
   friend bool operator==(const IpcSettings&, const IpcSettings&) = default;
 };

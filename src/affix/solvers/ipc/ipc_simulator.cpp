@@ -99,7 +99,7 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
       layout_(affine_layout(bodies_)),
       joints_(build_joint_model(*model_, bodies_, layout_, ipc_settings_.dhat)),
       potential_(bodies_, model_->ground, ipc_settings_.dhat, joints_),
-      joint_space_(bodies_, joints_),
+      joint_space_(bodies_, joints_, ipc_settings_.linear_solver),
       drivers_(joint_drivers(bodies_, joints_)) {
   const Model& scene = *model_;
   kinematic_targets_.resize(bodies_.size());
@@ -124,6 +124,11 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
   for (const std::string& name : joint_space_.redundant_joints())
     std::cerr << "affix: warning: " << scene.file.string() << ": joint '" << excerpt(name)
               << "' has constraint rows that depend on other joints' (a closed loop); they were dropped\n";
+  if (ipc_settings_.linear_solver == JointSolverKind::tree && !joint_space_.empty() &&
+      joint_space_.method() != JointSolverKind::tree) {
+    throw InputError(scene.file.string() + ": settings.ipc.linear_solver: \"tree\" needs the linear joints to "
+                     "form chains or trees, but " + joint_space_.structure());
+  }
   force_points_ = force_rest_points(forces_, bodies_);
 
   newton_options_.h = settings_.dt;
