@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "affix/solvers/linear/blas_info.hpp"
+
 namespace affix {
 namespace {
 
@@ -15,7 +17,9 @@ std::vector<std::vector<int>> column_blocks(const BlockHessian& H) {
 }  // namespace
 
 SparseCholesky::SparseCholesky()
-    : llt_(std::make_unique<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>>()) {}
+    : llt_(std::make_unique<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>>()) {
+  limit_blas_threads();
+}
 SparseCholesky::~SparseCholesky() = default;
 
 // The lower triangle of scalar column c = mJ + k (m = kBlockSize) holds rows mJ + k … mJ + m − 1 of the
