@@ -9,6 +9,7 @@
 //   - proximity candidates asked for again at the same state are not rebuilt.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <random>
 #include <set>
@@ -29,8 +30,9 @@ AffineBody body_with(TriangleMesh mesh) {
   return b;
 }
 
-/// Five bodies in a row, each within d̂ of the next: boxes turned a little about two axes (vertex–face,
-/// edge–edge, point–edge and point–point stencils), and a sphere.
+/// Five bodies in a row, most within d̂ of the next: boxes turned a little about two axes (point–face,
+/// edge–edge and point–edge stencils) and a sphere; apart from them, two unit cubes turned so that a
+/// corner of each points at the other's (point–point).
 struct Row {
   std::vector<AffineBody> bodies;
   VecX q, dq;
@@ -40,18 +42,23 @@ Row make_row(unsigned seed) {
   Row r;
   r.bodies = {body_with(make_box(Vec3(1, 1, 1), 2)), body_with(make_box(Vec3(1, 0.8, 1.2), 1)),
               body_with(make_sphere(0.5, 10)), body_with(make_box(Vec3(1, 1, 1), 1)),
-              body_with(make_box(Vec3(0.9, 1.1, 1), 2))};
-  const int n = static_cast<int>(r.bodies.size());
+              body_with(make_box(Vec3(0.9, 1.1, 1), 2)), body_with(make_box(Vec3(1, 1, 1), 1)),
+              body_with(make_box(Vec3(1, 1, 1), 1))};
+  const int n = 5;  // the row; the two cubes after it are placed below
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> tilt(-0.004, 0.004), move(-0.3 * kDhat, 0.3 * kDhat);
-  r.q.resize(12 * n);
-  r.dq.resize(12 * n);
+  r.q.resize(12 * 7);
+  r.dq = VecX::Zero(12 * 7);
   for (int i = 0; i < n; ++i) {
     const Mat3 R = (Eigen::AngleAxisd(tilt(rng), Vec3::UnitY()) * Eigen::AngleAxisd(tilt(rng), Vec3::UnitZ())).matrix();
     // Half-widths 0.5 (boxes) and the sphere's radius 0.5: centres 1 + 0.5 d̂ apart along x.
     r.q.segment<12>(12 * i) = affine_state(Vec3((1.0 + 0.5 * kDhat) * i, 0.1 * tilt(rng), 0), R);
     r.dq.segment<12>(12 * i) = affine_state(Vec3(move(rng), move(rng), move(rng)), 1e-3 * Mat3::Random());
   }
+  // The diagonal (1, 1, 1) along x: corners at ±√3/2 on the x axis, tips 0.5 d̂ apart.
+  const Mat3 corner_first = Eigen::Quaterniond::FromTwoVectors(Vec3(1, 1, 1), Vec3::UnitX()).toRotationMatrix();
+  r.q.segment<12>(60) = affine_state(Vec3(0, 5, 0), corner_first);
+  r.q.segment<12>(72) = affine_state(Vec3(std::sqrt(3.0) + 0.5 * kDhat, 5, 0), corner_first);
   return r;
 }
 
@@ -147,7 +154,9 @@ TEST(ContactEvaluation, ValueOnlyBarrierAndPerStencilProjectionMatchTheFullEvalu
   EXPECT_EQ(forms.count(StencilForm::point_point) + forms.count(StencilForm::point_line) +
                 forms.count(StencilForm::point_plane) + forms.count(StencilForm::edge_edge),
             4u)
-      << "every stencil form must occur in the rows";
+      << "every stencil form must occur in the rows; point_point " << forms.count(StencilForm::point_point)
+      << ", point_line " << forms.count(StencilForm::point_line) << ", point_plane "
+      << forms.count(StencilForm::point_plane) << ", edge_edge " << forms.count(StencilForm::edge_edge);
 }
 
 TEST(ContactEvaluation, MaskedDerivativesKeepTheFlaggedBodiesRows) {
@@ -160,7 +169,7 @@ TEST(ContactEvaluation, MaskedDerivativesKeepTheFlaggedBodiesRows) {
   H_all.reset(n);
   H.reset(n);
   model.add_derivatives(r.q, kKappa, 1.0, {}, 0.0, g_all, H_all);
-  const std::vector<char> touching{0, 1, 1, 0, 0};
+  const std::vector<char> touching{0, 1, 1, 0, 0, 0, 0};
   model.add_derivatives(r.q, kKappa, 1.0, {}, 0.0, g, H, &touching);
   for (int i = 0; i < n; ++i) {
     if (!touching[i]) continue;
