@@ -7,6 +7,7 @@ packages=(
   g++ cmake ninja-build make ccache pkg-config
   libeigen3-dev          # dense algebra, fixed-size blocks
   libsuitesparse-dev     # CHOLMOD sparse Cholesky
+  libopenblas0-serial libopenblas-serial-dev   # its BLAS: OpenBLAS, single-threaded (CMakeLists.txt links it)
   libtbb-dev             # parallel loops
   nlohmann-json3-dev     # scene files
   libcli11-dev           # command line

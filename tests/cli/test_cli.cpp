@@ -192,7 +192,8 @@ TEST_F(CliTest, InfoPrintsSettingsAndBodies) {
   const fs::path file = write_scene(falling_box());
   const CommandResult r = affix({"info", file.string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* needle : {"dt", "0.01", "ipc", "body box", "8 vertices, 12 triangles", "mass", "principal"}) {
+  for (const char* needle : {"dt", "0.01", "ipc", "body box", "8 vertices, 12 triangles", "mass", "principal",
+                             "blas           OpenBLAS"}) {
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << " not in:\n" << r.out;
   }
   expect_input_error(affix({"info", (dir_ / "nowhere.json").string()}), dir_ / "nowhere.json", {});

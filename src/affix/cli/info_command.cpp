@@ -12,6 +12,7 @@
 #include "affix/import/load_scene_file.hpp"
 #include "affix/scene/time_steps.hpp"
 #include "affix/solvers/ipc/ipc_settings.hpp"
+#include "affix/solvers/linear/blas_info.hpp"
 
 namespace affix::cli {
 
@@ -64,6 +65,7 @@ void print_settings(std::ostream& out, const Scene& scene, const IpcSettings& ip
         << '\n';
   }
   out << "forces         " << scene.forces.size() << '\n';
+  out << "blas           " << blas_description() << '\n';
 }
 
 void print_body(std::ostream& out, const BodyDef& def, const ModelBody& body) {

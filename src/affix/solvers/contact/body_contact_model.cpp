@@ -25,11 +25,32 @@ StencilBodyTerms to_bodies(const ContactStencil& s, const std::vector<AffineBody
   return stencil_to_bodies(points.data(), s.count, d.value, d.gradient, d.hessian);
 }
 
+/// The stencil's barrier Hessian projected to PSD on its own 3·count point coordinates (the rest is
+/// zero padding): a point–edge stencil needs a 9×9 eigendecomposition, not a 12×12 one, and a
+/// point–point stencil none. Point–point: s = ‖r‖², r = x₀ − x₁, so ∇s = 2(r, −r), ∇²s = 2K ⊗ I with
+/// K = [1 −1; −1 1], and the barrier's Hessian P_ss ∇s∇sᵀ + P_s ∇²s is K ⊗ A, A its top-left 3×3
+/// block (A = 4P_ss rrᵀ + 2P_s I). K's eigenvalues are 2 and 0, so the eigenvalues of K ⊗ A are 2λ(A)
+/// and 0, with the same eigenvectors: PSD(K ⊗ A) = K ⊗ PSD(A), a 3×3 projection.
+void project_stencil_hessian(const ContactStencil& s, Mat12& H) {
+  switch (s.count) {
+    case 2: {
+      const Mat3 A = project_to_psd<3>(Mat3(H.topLeftCorner<3, 3>()));
+      H.topLeftCorner<3, 3>() = A;
+      H.block<3, 3>(0, 3) = -A;
+      H.block<3, 3>(3, 0) = -A;
+      H.block<3, 3>(3, 3) = A;
+      break;
+    }
+    case 3: H.topLeftCorner<9, 9>() = project_to_psd<9>(Eigen::Matrix<double, 9, 9>(H.topLeftCorner<9, 9>())); break;
+    default: H = project_to_psd<12>(H); break;
+  }
+}
+
 /// κ b of one barrier stencil on its bodies, its Hessian projected to PSD in vertex space.
 StencilBodyTerms projected_barrier(const ContactStencil& s, const std::vector<AffineBody>& bodies,
                                 const WorldVertices& x, double dhat, double kappa) {
   StencilDerivatives d = stencil_barrier(s, stencil_positions(s, x), dhat, kappa);
-  d.hessian = project_to_psd<12>(d.hessian);
+  project_stencil_hessian(s, d.hessian);
   return to_bodies(s, bodies, d);
 }
 
@@ -68,13 +89,28 @@ BodyContactModel::BodyContactModel(const std::vector<AffineBody>& bodies, double
     : bodies_(bodies), layout_(affine_layout(bodies)), edges_(body_edges(bodies)), dhat_(dhat) {}
 
 void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
-  const WorldVertices x0 = world_vertices(bodies_, layout_, q);
-  if (!dq) {
-    candidates_ = find_contact_candidates(bodies_, edges_, x0, nullptr, dhat_);
+  if (!dq && proximity_q_.size() == q.size() && proximity_q_ == q) {
+    if (!candidates_are_proximity_) {  // back from a sweep to the state of the last proximity build
+      candidates_ = proximity_candidates_;
+      reduced_.reset(candidates_.size());
+      candidates_are_proximity_ = true;
+    }
     return;
   }
-  const WorldVertices x1 = world_vertices(bodies_, layout_, q + *dq);
-  candidates_ = find_contact_candidates(bodies_, edges_, x0, &x1, dhat_);
+  ++candidate_builds_;
+  x_.move_to(bodies_, layout_, q);
+  if (!dq) {
+    candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), nullptr, dhat_);
+    proximity_q_ = q;
+    proximity_candidates_ = candidates_;
+    candidates_are_proximity_ = true;
+  } else {
+    q_end_ = q + *dq;
+    x_end_.move_to(bodies_, layout_, q_end_);
+    candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), &x_end_.vertices(), dhat_);
+    candidates_are_proximity_ = false;
+  }
+  reduced_.reset(candidates_.size());
 }
 
 std::vector<std::array<int, 2>> BodyContactModel::candidate_body_pairs() const {
@@ -88,34 +124,67 @@ std::vector<std::array<int, 2>> BodyContactModel::candidate_body_pairs() const {
   return pairs;
 }
 
+std::vector<ContactStencil> BodyContactModel::active_at(const VecX& q, const std::vector<char>* touching) const {
+  x_.move_to(bodies_, layout_, q);
+  const auto wanted = [&](const ContactCandidate& c) {
+    return !touching || (*touching)[c.body_a] || (*touching)[c.body_b];
+  };
+  tbb::parallel_for(0, static_cast<int>(candidates_.size()), [&](int k) {
+    if (wanted(candidates_[k])) reduced_.reduce(k, candidates_[k], bodies_, edges_, x_);
+  });
+  std::vector<ContactStencil> active;
+  for (int k = 0; k < static_cast<int>(candidates_.size()); ++k)
+    if (wanted(candidates_[k]) && reduced_.squared_distance(k) < dhat_ * dhat_) active.push_back(reduced_.stencil(k));
+  merge_stencils(active);
+  return active;
+}
+
+// Σ over candidates of κ b: the same sum as over merged stencils with their multiplicity (each of the
+// k candidates that reduce to one stencil adds the same term), without sorting at every trial point.
 void BodyContactModel::add_energies(const VecX& q, double kappa, double beta_h2,
                                     const std::vector<PairFriction>& friction, double eps,
                                     const std::vector<char>& include, std::vector<double>& per_body) const {
   if (candidates_.empty() && friction.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, layout_, q);
+  x_.move_to(bodies_, layout_, q);
+  const WorldVertices& x = x_.vertices();
   const auto add = [&](const ContactStencil& s, double value) {
     const int owner = include[s.body_a()] ? s.body_a() : s.body_b();
     if (include[owner]) per_body[owner] += beta_h2 * value;
   };
-  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_))
-    add(s, stencil_barrier(s, stencil_positions(s, x), dhat_, kappa).value);
+  const int count = static_cast<int>(candidates_.size());
+  scratch_.assign(count, 0.0);
+  tbb::parallel_for(0, count, [&](int k) {
+    const ContactCandidate& c = candidates_[k];
+    if (!include[c.body_a] && !include[c.body_b]) return;
+    reduced_.reduce(k, c, bodies_, edges_, x_);
+    if (reduced_.squared_distance(k) >= dhat_ * dhat_) return;
+    const ContactStencil& s = reduced_.stencil(k);
+    scratch_[k] = stencil_barrier_value(s, stencil_positions(s, x), reduced_.squared_distance(k), dhat_, kappa);
+  });
+  for (int k = 0; k < count; ++k)  // candidate order: deterministic sums
+    if (scratch_[k] != 0.0) add(reduced_.stencil(k), scratch_[k]);
   for (const PairFriction& f : friction)
     add(f.stencil, friction_potential(slip(f, stencil_positions(f.stencil, x)), f.mu_lambda, eps).value);
 }
 
 void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_h2,
                                        const std::vector<PairFriction>& friction, double eps,
-                                       VecX& gradient, BlockHessian& H) const {
+                                       VecX& gradient, BlockHessian& H, const std::vector<char>* touching) const {
   if (candidates_.empty() && friction.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, layout_, q);
-  const std::vector<ContactStencil> stencils = active_stencils(bodies_, edges_, candidates_, x, dhat_);
+  const std::vector<ContactStencil> stencils = active_at(q, touching);
+  const WorldVertices& x = x_.vertices();
+  std::vector<int> lagged;  // the friction contacts to evaluate
+  for (int k = 0; k < static_cast<int>(friction.size()); ++k) {
+    const ContactStencil& s = friction[k].stencil;
+    if (!touching || (*touching)[s.body_a()] || (*touching)[s.body_b()]) lagged.push_back(k);
+  }
   const int n_barrier = static_cast<int>(stencils.size());
-  std::vector<StencilBodyTerms> terms(n_barrier + friction.size());
+  std::vector<StencilBodyTerms> terms(n_barrier + lagged.size());
   tbb::parallel_for(0, static_cast<int>(terms.size()), [&](int k) {
     if (k < n_barrier) {
       terms[k] = projected_barrier(stencils[k], bodies_, x, dhat_, kappa);
     } else {
-      const PairFriction& f = friction[k - n_barrier];
+      const PairFriction& f = friction[lagged[k - n_barrier]];
       // PSD by construction (friction.hpp), and so is its congruence map.
       terms[k] = to_bodies(f.stencil, bodies_, friction_derivatives(f, stencil_positions(f.stencil, x), eps));
     }
@@ -126,52 +195,57 @@ void BodyContactModel::add_derivatives(const VecX& q, double kappa, double beta_
   }
 }
 
-
 void BodyContactModel::add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const {
   if (candidates_.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, layout_, q);
-  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
+  const std::vector<ContactStencil> stencils = active_at(q, nullptr);
+  for (const ContactStencil& s : stencils) {
     const double k_d = std::max(bodies_[s.body_a()].damping, bodies_[s.body_b()].damping);
-    if (k_d != 0.0) add_stencil_hessian(projected_barrier(s, bodies_, x, dhat_, kappa), k_d, K);
+    if (k_d != 0.0) add_stencil_hessian(projected_barrier(s, bodies_, x_.vertices(), dhat_, kappa), k_d, K);
   }
 }
 
 void BodyContactModel::add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const {
   if (candidates_.empty()) return;
-  const WorldVertices x = world_vertices(bodies_, layout_, q);
-  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
+  const std::vector<ContactStencil> stencils = active_at(q, nullptr);
+  const WorldVertices& x = x_.vertices();
+  for (const ContactStencil& s : stencils) {
     add_stencil_gradient(to_bodies(s, bodies_, stencil_barrier(s, stencil_positions(s, x), dhat_, 1.0)), beta_h2,
                          layout_, gradient);
   }
 }
 
-std::vector<double> BodyContactModel::max_steps(const VecX& q, const VecX& dq) const {
+std::vector<double> BodyContactModel::max_steps(const VecX& q, const VecX& dq, const std::vector<char>* touching) const {
   std::vector<double> per_body(bodies_.size(), 1.0);
   if (candidates_.empty()) return per_body;
-  const WorldVertices x0 = world_vertices(bodies_, layout_, q), x1 = world_vertices(bodies_, layout_, q + dq);
-  std::vector<double> toi(candidates_.size(), 1.0);
-  tbb::parallel_for(0, static_cast<int>(candidates_.size()), [&](int k) {
+  x_.move_to(bodies_, layout_, q);
+  q_end_ = q + dq;
+  x_end_.move_to(bodies_, layout_, q_end_);  // nothing to do right after the sweep over the same dq
+  const WorldVertices &x0 = x_.vertices(), &x1 = x_end_.vertices();
+  const int count = static_cast<int>(candidates_.size());
+  scratch_.assign(count, 1.0);
+  tbb::parallel_for(0, count, [&](int k) {
     const ContactCandidate& c = candidates_[k];
+    if (touching && !(*touching)[c.body_a] && !(*touching)[c.body_b]) return;
     const auto pos = [&](int body, int v) { return x0[body][v]; };
     const auto disp = [&](int body, int v) { return Vec3(x1[body][v] - x0[body][v]); };
     if (c.kind == CandidateKind::vertex_face) {
       const auto& f = bodies_[c.body_b].mesh->faces[c.prim_b];
-      toi[k] = point_triangle_accd(pos(c.body_a, c.prim_a), pos(c.body_b, f[0]), pos(c.body_b, f[1]),
-                                   pos(c.body_b, f[2]), disp(c.body_a, c.prim_a), disp(c.body_b, f[0]),
-                                   disp(c.body_b, f[1]), disp(c.body_b, f[2]))
-                   .toi;
+      scratch_[k] = point_triangle_accd(pos(c.body_a, c.prim_a), pos(c.body_b, f[0]), pos(c.body_b, f[1]),
+                                        pos(c.body_b, f[2]), disp(c.body_a, c.prim_a), disp(c.body_b, f[0]),
+                                        disp(c.body_b, f[1]), disp(c.body_b, f[2]))
+                        .toi;
     } else {
       const auto& ea = edges_[c.body_a][c.prim_a];
       const auto& eb = edges_[c.body_b][c.prim_b];
-      toi[k] = edge_edge_accd(pos(c.body_a, ea[0]), pos(c.body_a, ea[1]), pos(c.body_b, eb[0]),
-                              pos(c.body_b, eb[1]), disp(c.body_a, ea[0]), disp(c.body_a, ea[1]),
-                              disp(c.body_b, eb[0]), disp(c.body_b, eb[1]))
-                   .toi;
+      scratch_[k] = edge_edge_accd(pos(c.body_a, ea[0]), pos(c.body_a, ea[1]), pos(c.body_b, eb[0]),
+                                   pos(c.body_b, eb[1]), disp(c.body_a, ea[0]), disp(c.body_a, ea[1]),
+                                   disp(c.body_b, eb[0]), disp(c.body_b, eb[1]))
+                        .toi;
     }
   });
-  for (std::size_t k = 0; k < candidates_.size(); ++k) {
-    per_body[candidates_[k].body_a] = std::min(per_body[candidates_[k].body_a], toi[k]);
-    per_body[candidates_[k].body_b] = std::min(per_body[candidates_[k].body_b], toi[k]);
+  for (int k = 0; k < count; ++k) {
+    per_body[candidates_[k].body_a] = std::min(per_body[candidates_[k].body_a], scratch_[k]);
+    per_body[candidates_[k].body_b] = std::min(per_body[candidates_[k].body_b], scratch_[k]);
   }
   return per_body;
 }
@@ -180,8 +254,10 @@ std::vector<PairFriction> BodyContactModel::lag_friction(const VecX& q_lag, cons
                                                          double kappa) const {
   std::vector<PairFriction> out;
   if (candidates_.empty()) return out;
-  const WorldVertices x = world_vertices(bodies_, layout_, q_lag), x_start = world_vertices(bodies_, layout_, q_start);
-  for (const ContactStencil& s : active_stencils(bodies_, edges_, candidates_, x, dhat_)) {
+  const std::vector<ContactStencil> stencils = active_at(q_lag, nullptr);
+  const WorldVertices& x = x_.vertices();
+  const WorldVertices x_start = world_vertices(bodies_, layout_, q_start);
+  for (const ContactStencil& s : stencils) {
     // Friction coefficient of a pair: geometric mean of the two (DESIGN §3).
     const double mu = std::sqrt(bodies_[s.body_a()].friction * bodies_[s.body_b()].friction);
     if (mu == 0.0) continue;
@@ -205,13 +281,14 @@ std::vector<PairFriction> BodyContactModel::lag_friction(const VecX& q_lag, cons
 BodyContactModel::Proximity BodyContactModel::min_distance(const VecX& q) const {
   Proximity p{std::numeric_limits<double>::infinity()};
   if (candidates_.empty()) return p;
-  const WorldVertices x = world_vertices(bodies_, layout_, q);
-  // Every candidate within d̂ is a stencil; its distance is that of its reduced form.
-  const auto stencils = active_stencils(bodies_, edges_, candidates_, x, std::numeric_limits<double>::max());
-  for (const ContactStencil& s : stencils) {
-    const double d = std::sqrt(stencil_squared_distance_value(s, stencil_positions(s, x)));
-    if (d < p.min_distance) p.min_distance = d, p.closest = {s.v[0].body, s.v[s.count - 1].body};
-    if (d < dhat_) ++p.active;
+  // Every candidate's distance is that of its reduced form; the active count is of merged stencils.
+  p.active = static_cast<int>(active_at(q, nullptr).size());
+  for (int k = 0; k < static_cast<int>(candidates_.size()); ++k) {
+    const double d = std::sqrt(reduced_.squared_distance(k));
+    if (d < p.min_distance) {
+      const ContactStencil& s = reduced_.stencil(k);
+      p.min_distance = d, p.closest = {s.v[0].body, s.v[s.count - 1].body};
+    }
   }
   return p;
 }

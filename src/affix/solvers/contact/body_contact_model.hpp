@@ -7,10 +7,15 @@
 //
 // Evaluations work on a candidate set fixed by the caller (update_candidates): the proximity
 // candidates at q for derivatives, or the candidates swept over q → q + Δq for a line search, so that
-// every trial point of the search sees every pair that can come within d̂ along it.
+// every trial point of the search sees every pair that can come within d̂ along it. The swept set
+// also covers every point the search accepts, so the Newton solver keeps it as the next iteration's
+// proximity set instead of building one more. Vertex positions and each candidate's reduction to its
+// stencil are cached per evaluation point (contact_evaluation.hpp): asking again at the same q, or at
+// a q where only some bodies moved, recomputes only what those bodies change.
 #include <vector>
 
 #include "affix/model/records.hpp"
+#include "affix/solvers/contact/contact_evaluation.hpp"
 #include "affix/solvers/contact/contact_stencils.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
 
@@ -30,8 +35,11 @@ class BodyContactModel {
  public:
   BodyContactModel(const std::vector<AffineBody>& bodies, double dhat);
 
-  /// Proximity candidates at q (dq == nullptr) or swept candidates over q → q + dq.
+  /// Proximity candidates at q (dq == nullptr) or swept candidates over q → q + dq. Proximity
+  /// candidates asked again at the q of the last proximity build are that build's, not a new one.
   void update_candidates(const VecX& q, const VecX* dq);
+  /// How many times update_candidates ran the broad phase (for tests and profiles).
+  int candidate_builds() const { return candidate_builds_; }
   /// Body pairs of the current candidates (both bodies dynamic or not).
   std::vector<std::array<int, 2>> candidate_body_pairs() const;
 
@@ -39,17 +47,21 @@ class BodyContactModel {
   /// `include` flag is set.
   void add_energies(const VecX& q, double kappa, double beta_h2, const std::vector<PairFriction>& friction,
                     double friction_eps, const std::vector<char>& include, std::vector<double>& per_body) const;
-  /// Adds βh²-scaled gradients and PSD Hessian blocks (diagonal and coupling) of the active stencils.
+  /// Adds βh²-scaled gradients and PSD Hessian blocks (diagonal and coupling) of the active stencils;
+  /// with `touching`, only of the stencils and friction contacts on at least one flagged body (the
+  /// others' rows are held by the caller).
   void add_derivatives(const VecX& q, double kappa, double beta_h2, const std::vector<PairFriction>& friction,
-                       double friction_eps, VecX& gradient, BlockHessian& H) const;
+                       double friction_eps, VecX& gradient, BlockHessian& H,
+                       const std::vector<char>* touching = nullptr) const;
   /// Adds k_d·PSD(∇²(κ b)) of every active stencil, k_d the larger `damping` of its two bodies (the
   /// Rayleigh damping's K, incremental_potential.hpp).
   void add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const;
   /// βh² ∇Σb (κ = 1) of the active stencils, for the adaptive barrier stiffness.
   void add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const;
 
-  /// Per body, the ACCD bound of its candidate pairs along q + α dq (1 when unbounded).
-  std::vector<double> max_steps(const VecX& q, const VecX& dq) const;
+  /// Per body, the ACCD bound of its candidate pairs along q + α dq (1 when unbounded); with
+  /// `touching`, only pairs with a flagged body are checked (the others' bounds stay 1).
+  std::vector<double> max_steps(const VecX& q, const VecX& dq, const std::vector<char>* touching = nullptr) const;
   /// Friction contacts at the lag point, with vertex positions from q_start.
   std::vector<PairFriction> lag_friction(const VecX& q_lag, const VecX& q_start, double kappa) const;
 
@@ -70,11 +82,26 @@ class BodyContactModel {
   std::vector<ContactRecord> contact_records(const VecX& q, double kappa) const;
 
  private:
+  /// Stencils within d̂ at the cached point among the candidates with a body flagged in `touching`
+  /// (all when null), merged with their multiplicity (contact_stencils.hpp).
+  std::vector<ContactStencil> active_at(const VecX& q, const std::vector<char>* touching) const;
+
   const std::vector<AffineBody>& bodies_;
   DofLayout layout_;  // the bodies' stacked layout (affine)
   std::vector<std::vector<std::array<int, 2>>> edges_;
   double dhat_;
   std::vector<ContactCandidate> candidates_;
+  // The last proximity build, restored when proximity candidates are asked for at its q again.
+  VecX proximity_q_;
+  std::vector<ContactCandidate> proximity_candidates_;
+  bool candidates_are_proximity_ = false;
+  int candidate_builds_ = 0;
+  // Caches of the const evaluations (contact_evaluation.hpp): they change what is recomputed, never a
+  // result. x_ at the evaluation point q, x_end_ at the end q + Δq of a sweep.
+  mutable VertexCache x_, x_end_;
+  mutable CandidateEvaluation reduced_;
+  mutable VecX q_end_;
+  mutable std::vector<double> scratch_;  // per candidate: an energy or a time of impact
 };
 
 }  // namespace affix

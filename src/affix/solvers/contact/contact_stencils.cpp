@@ -3,6 +3,9 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include "affix/energy/barrier.hpp"
 
 #include "affix/distance/distance_type.hpp"
 #include "affix/distance/edge_edge.hpp"
@@ -82,6 +85,28 @@ ContactStencil reduce_edge_edge(const AffineBody& a, const AffineBody& b,
 
 }  // namespace
 
+ContactStencil reduce_candidate(const std::vector<AffineBody>& bodies,
+                                const std::vector<std::vector<std::array<int, 2>>>& edges,
+                                const ContactCandidate& c, const WorldVertices& x) {
+  return c.kind == CandidateKind::vertex_face
+             ? reduce_vertex_face(bodies[c.body_b], c, x)
+             : reduce_edge_edge(bodies[c.body_a], bodies[c.body_b], edges[c.body_a][c.prim_a],
+                                edges[c.body_b][c.prim_b], c, x);
+}
+
+void merge_stencils(std::vector<ContactStencil>& stencils) {
+  std::sort(stencils.begin(), stencils.end());
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < stencils.size(); ++k) {
+    if (kept > 0 && stencils[kept - 1] == stencils[k]) {
+      stencils[kept - 1].multiplicity += stencils[k].multiplicity;
+    } else {
+      stencils[kept++] = stencils[k];
+    }
+  }
+  stencils.resize(kept);
+}
+
 std::vector<ContactStencil> active_stencils(const std::vector<AffineBody>& bodies,
                                             const std::vector<std::vector<std::array<int, 2>>>& edges,
                                             const std::vector<ContactCandidate>& candidates,
@@ -89,27 +114,14 @@ std::vector<ContactStencil> active_stencils(const std::vector<AffineBody>& bodie
   std::vector<ContactStencil> reduced(candidates.size());
   std::vector<char> active(candidates.size(), 0);
   tbb::parallel_for(0, static_cast<int>(candidates.size()), [&](int k) {
-    const ContactCandidate& c = candidates[k];
-    reduced[k] = c.kind == CandidateKind::vertex_face
-                     ? reduce_vertex_face(bodies[c.body_b], c, x)
-                     : reduce_edge_edge(bodies[c.body_a], bodies[c.body_b], edges[c.body_a][c.prim_a],
-                                        edges[c.body_b][c.prim_b], c, x);
-    const Vec12 positions = stencil_positions(reduced[k], x);
-    active[k] = stencil_squared_distance_value(reduced[k], positions) < dhat * dhat;
+    reduced[k] = reduce_candidate(bodies, edges, candidates[k], x);
+    active[k] = stencil_squared_distance_value(reduced[k], stencil_positions(reduced[k], x)) < dhat * dhat;
   });
   std::vector<ContactStencil> out;
   for (std::size_t k = 0; k < candidates.size(); ++k)
     if (active[k]) out.push_back(reduced[k]);
-  std::sort(out.begin(), out.end());
-  std::vector<ContactStencil> merged;
-  for (const ContactStencil& s : out) {
-    if (!merged.empty() && merged.back() == s) {
-      ++merged.back().multiplicity;
-    } else {
-      merged.push_back(s);
-    }
-  }
-  return merged;
+  merge_stencils(out);
+  return out;
 }
 
 Vec12 stencil_positions(const ContactStencil& s, const WorldVertices& x) {
@@ -155,6 +167,16 @@ StencilDerivatives stencil_squared_distance(const ContactStencil& s, const Vec12
       break;
   }
   return d;
+}
+
+double stencil_barrier_value(const ContactStencil& s, const Vec12& x, double squared_distance, double dhat,
+                             double kappa) {
+  const double d = std::sqrt(squared_distance);
+  if (d >= dhat) return 0.0;
+  const double value = s.multiplicity * kappa * barrier(d, dhat);
+  if (s.form != StencilForm::edge_edge) return value;
+  return value * edge_edge_mollifier(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9),
+                                     s.mollifier_threshold);
 }
 
 StencilDerivatives stencil_barrier(const ContactStencil& s, const Vec12& x, double dhat, double kappa) {

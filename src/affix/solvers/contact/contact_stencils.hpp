@@ -46,6 +46,14 @@ struct ContactStencil {
   int body_b() const { return v[count - 1].body; }
 };
 
+/// The closest-feature stencil of one candidate at x (multiplicity 1).
+ContactStencil reduce_candidate(const std::vector<AffineBody>& bodies,
+                                const std::vector<std::vector<std::array<int, 2>>>& edges,
+                                const ContactCandidate& c, const WorldVertices& x);
+
+/// Sorts stencils and merges equal ones into one whose multiplicity is their count.
+void merge_stencils(std::vector<ContactStencil>& stencils);
+
 /// Stencils of the candidates whose distance at x is below d̂ (sorted, unique, with multiplicity).
 std::vector<ContactStencil> active_stencils(const std::vector<AffineBody>& bodies,
                                             const std::vector<std::vector<std::array<int, 2>>>& edges,
@@ -61,6 +69,11 @@ double stencil_squared_distance_value(const ContactStencil& s, const Vec12& posi
 /// Squared distance of the stencil's sub-distance with its gradient and Hessian in the stacked
 /// positions (padded to 12).
 StencilDerivatives stencil_squared_distance(const ContactStencil& s, const Vec12& positions);
+
+/// multiplicity · κ·b(d) on the stencil (mollified for edge–edge), its value only, from the stencil's
+/// squared distance s already known (line searches need no derivatives).
+double stencil_barrier_value(const ContactStencil& s, const Vec12& positions, double squared_distance,
+                             double dhat, double kappa);
 
 /// multiplicity · κ·b(d) on the stencil (mollified for edge–edge), with gradient and unprojected Hessian.
 StencilDerivatives stencil_barrier(const ContactStencil& s, const Vec12& positions, double dhat,

@@ -22,14 +22,18 @@ class EnergyTerm {
   /// `include` flag is set).
   virtual void add_energies(const VecX& q, const StepConstants& c, const std::vector<char>& include,
                             std::vector<double>& per_body) const = 0;
-  /// Adds βh²·∇ and βh²·PSD(∇²) of every stencil.
-  virtual void add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient, BlockHessian& H) const = 0;
+  /// Adds βh²·∇ and βh²·PSD(∇²) of every stencil. A term may leave out stencils on no body flagged
+  /// in `active`: the caller holds those bodies' rows (their gradient and Hessian rows are replaced).
+  virtual void add_derivatives(const VecX& q, const StepConstants& c, const std::vector<char>& active,
+                               VecX& gradient, BlockHessian& H) const = 0;
   /// Adds βh²·∇ of its barriers with κ = 1 (the adaptive barrier stiffness balances these); none by default.
   virtual void add_barrier_gradient(const VecX& /*q*/, double /*beta_h2*/, VecX& /*gradient*/) const {}
   /// Adds k_d·PSD(∇²(κ b)) of its damped barriers (Rayleigh damping's K); none by default.
   virtual void add_damping_hessian(const VecX& /*q*/, double /*kappa*/, BlockHessian& /*K*/) const {}
   /// Lowers alpha[i] to the largest step along q + α·dq its barriers allow for body i; none by default.
-  virtual void limit_steps(const VecX& /*q*/, const VecX& /*dq*/, std::vector<double>& /*alpha*/) const {}
+  /// Only the bodies flagged in `active` need their bound (the others may keep theirs).
+  virtual void limit_steps(const VecX& /*q*/, const VecX& /*dq*/, const std::vector<char>& /*active*/,
+                           std::vector<double>& /*alpha*/) const {}
 };
 
 /// alpha[i] = min(alpha[i], bound[i]): a term's CCD step bounds applied to the running ones.
@@ -45,8 +49,9 @@ class BodyContactTerm final : public EnergyTerm {
                     std::vector<double>& per_body) const override {
     model_.add_energies(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, include, per_body);
   }
-  void add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient, BlockHessian& H) const override {
-    model_.add_derivatives(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, gradient, H);
+  void add_derivatives(const VecX& q, const StepConstants& c, const std::vector<char>& active, VecX& gradient,
+                       BlockHessian& H) const override {
+    model_.add_derivatives(q, c.kappa, c.beta_h2, c.pair_friction, c.friction_eps, gradient, H, &active);
   }
   void add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const override {
     model_.add_barrier_gradient(q, beta_h2, gradient);
@@ -54,8 +59,9 @@ class BodyContactTerm final : public EnergyTerm {
   void add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const override {
     model_.add_damping_hessian(q, kappa, K);
   }
-  void limit_steps(const VecX& q, const VecX& dq, std::vector<double>& alpha) const override {
-    lower_steps(alpha, model_.max_steps(q, dq));
+  void limit_steps(const VecX& q, const VecX& dq, const std::vector<char>& active,
+                   std::vector<double>& alpha) const override {
+    lower_steps(alpha, model_.max_steps(q, dq, &active));
   }
 
  private:
@@ -70,7 +76,8 @@ class JointTerm final : public EnergyTerm {
                     std::vector<double>& per_body) const override {
     joints_.add_energies(q, c.kappa, c.beta_h2, include, per_body);
   }
-  void add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient, BlockHessian& H) const override {
+  void add_derivatives(const VecX& q, const StepConstants& c, const std::vector<char>& /*active*/, VecX& gradient,
+                       BlockHessian& H) const override {
     joints_.add_derivatives(q, c.kappa, c.beta_h2, gradient, H);
   }
   void add_barrier_gradient(const VecX& q, double beta_h2, VecX& gradient) const override {
@@ -79,7 +86,8 @@ class JointTerm final : public EnergyTerm {
   void add_damping_hessian(const VecX& q, double kappa, BlockHessian& K) const override {
     joints_.add_damping_hessian(q, kappa, K);
   }
-  void limit_steps(const VecX& q, const VecX& dq, std::vector<double>& alpha) const override {
+  void limit_steps(const VecX& q, const VecX& dq, const std::vector<char>& /*active*/,
+                   std::vector<double>& alpha) const override {
     lower_steps(alpha, joints_.max_steps(q, dq));
   }
 
@@ -93,7 +101,8 @@ class RayleighDampingTerm final : public EnergyTerm {
   explicit RayleighDampingTerm(const DofLayout& layout) : layout_(layout) {}
   void add_energies(const VecX& q, const StepConstants& c, const std::vector<char>& include,
                     std::vector<double>& per_body) const override;
-  void add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient, BlockHessian& H) const override;
+  void add_derivatives(const VecX& q, const StepConstants& c, const std::vector<char>& active, VecX& gradient,
+                       BlockHessian& H) const override;
 
  private:
   const DofLayout& layout_;

@@ -19,8 +19,8 @@ void RayleighDampingTerm::add_energies(const VecX& q, const StepConstants& c, co
   RayleighDamping{c.damping, c.damping_gamma, c.damping_offset, layout_}.add_energies(q, c.beta_h2, include, per_body);
 }
 
-void RayleighDampingTerm::add_derivatives(const VecX& q, const StepConstants& c, VecX& gradient,
-                                          BlockHessian& H) const {
+void RayleighDampingTerm::add_derivatives(const VecX& q, const StepConstants& c, const std::vector<char>& /*active*/,
+                                          VecX& gradient, BlockHessian& H) const {
   RayleighDamping{c.damping, c.damping_gamma, c.damping_offset, layout_}.add_derivatives(q, c.beta_h2, gradient, H);
 }
 
@@ -83,7 +83,8 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
                                                 BlockHessian& H) const {
   const int n = static_cast<int>(bodies_.size());
   gradient.setZero(layout_.total());
-  H.reset(n);
+  // The coupling pattern from the culling (Lan 2022 §4.3): one block per candidate or joint body pair.
+  H.reset(n, coupled_body_pairs());
   tbb::parallel_for(0, n, [&](int i) {
     const AffineBody& body = bodies_[i];
     if (body.is_dirichlet() || !active[i]) {
@@ -101,12 +102,12 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
     body_segment(layout_, gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;
     H.diagonal(i) = body.mass_matrix.matrix() + c.beta_h2 * h;
   });
-  for (const EnergyTerm* term : coupling_terms()) term->add_derivatives(q, c, gradient, H);
-  for (int i = 0; i < n; ++i) {
-    if (!bodies_[i].is_dirichlet() && active[i]) continue;
-    body_segment(layout_, gradient, i).setZero();
-    H.make_dirichlet(i);
-  }
+  BodyMask solved(active);
+  for (int i = 0; i < n; ++i) solved[i] = solved[i] && !bodies_[i].is_dirichlet();
+  for (const EnergyTerm* term : coupling_terms()) term->add_derivatives(q, c, solved, gradient, H);
+  for (int i = 0; i < n; ++i)
+    if (!solved[i]) body_segment(layout_, gradient, i).setZero();
+  H.make_dirichlet(solved);
 }
 
 void IncrementalPotential::barrier_balance_gradients(const VecX& q, const StepConstants& c,
@@ -149,7 +150,7 @@ std::vector<double> IncrementalPotential::max_steps(const VecX& q, const VecX& d
     const Vec12 qi = body_segment(layout_, q, i);
     per_body[i] = ground_contacts_.max_step(i, qi, qi + body_segment(layout_, dq, i));
   });
-  for (const EnergyTerm* term : coupling_terms()) term->limit_steps(q, dq, per_body);
+  for (const EnergyTerm* term : coupling_terms()) term->limit_steps(q, dq, active, per_body);
   return per_body;
 }
 

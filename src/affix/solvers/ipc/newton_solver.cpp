@@ -167,7 +167,8 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
 
   while (result.iterations < options.max_iterations &&
          std::find(unconverged.begin(), unconverged.end(), 1) != unconverged.end()) {
-    potential.update_contact_candidates(q, nullptr);
+    // From the second pass on, the candidates are the last sweep's, which cover every point its line
+    // search could accept, q included: a proximity set at q without another broad phase.
     potential.gradient_and_hessian(q, c, unconverged, gradient, H);
     if (!gradient.allFinite()) {
       throw SimulationError(name_bodies(bodies, suspects(potential.layout(), gradient, unconverged)) +

@@ -2,14 +2,17 @@
 
 #include <algorithm>
 
+#include "affix/solvers/linear/blas_info.hpp"
+
 namespace affix {
 namespace {
 
-/// Off-diagonal blocks of each block column, rows ascending (BlockHessian keys are (column, row)).
-std::vector<std::vector<int>> column_blocks(const BlockHessian& H) {
-  std::vector<std::vector<int>> rows(H.block_count());
-  for (const auto& [key, block] : H.couplings()) rows[key.first].push_back(key.second);
-  return rows;
+/// first[J] … first[J + 1] − 1: the couplings of block column J (BlockHessian keeps them column-major).
+std::vector<int> column_starts(const BlockHessian& H) {
+  std::vector<int> first(H.block_count() + 1, 0);
+  for (const auto& [key, block] : H.couplings()) ++first[key.first + 1];
+  for (int J = 0; J < H.block_count(); ++J) first[J + 1] += first[J];
+  return first;
 }
 
 }  // namespace
@@ -19,6 +22,7 @@ SparseCholesky::SparseCholesky()
   // Whatever CHOLMOD finds (a matrix that is not positive definite, memory) is reported by factorize()
   // and handled by the caller, a regularised retry or an error; CHOLMOD would also printf it each time.
   llt_->cholmod().print = 0;
+  limit_blas_threads();
 }
 SparseCholesky::~SparseCholesky() = default;
 
@@ -27,13 +31,13 @@ SparseCholesky::~SparseCholesky() = default;
 void SparseCholesky::build_structure(const BlockHessian& H) {
   constexpr int m = BlockHessian::kBlockSize;
   const int n = m * H.block_count();
-  const auto rows = column_blocks(H);
+  const std::vector<int> first = column_starts(H);
   std::vector<Eigen::Triplet<double>> entries;
   for (int J = 0; J < H.block_count(); ++J) {
     for (int k = 0; k < m; ++k) {
       for (int r = k; r < m; ++r) entries.emplace_back(m * J + r, m * J + k, 0.0);
-      for (int I : rows[J])
-        for (int r = 0; r < m; ++r) entries.emplace_back(m * I + r, m * J + k, 0.0);
+      for (int c = first[J]; c < first[J + 1]; ++c)
+        for (int r = 0; r < m; ++r) entries.emplace_back(m * H.couplings()[c].first.second + r, m * J + k, 0.0);
     }
   }
   lower_.resize(n, n);
@@ -41,16 +45,17 @@ void SparseCholesky::build_structure(const BlockHessian& H) {
   lower_.makeCompressed();
 }
 
+// Walks the blocks in the order of the compressed lower triangle's values: no lookup per entry.
 void SparseCholesky::fill_values(const BlockHessian& H) {
   constexpr int m = BlockHessian::kBlockSize;
-  const auto rows = column_blocks(H);
+  const std::vector<int> first = column_starts(H);
   double* value = lower_.valuePtr();
   for (int J = 0; J < H.block_count(); ++J) {
     const BlockHessian::Block& D = H.diagonal(J);
     for (int k = 0; k < m; ++k) {
       for (int r = k; r < m; ++r) *value++ = D(r, k);
-      for (int I : rows[J]) {
-        const BlockHessian::Block& B = H.couplings().at({J, I});
+      for (int c = first[J]; c < first[J + 1]; ++c) {
+        const BlockHessian::Block& B = H.couplings()[c].second;
         for (int r = 0; r < m; ++r) *value++ = B(r, k);
       }
     }
