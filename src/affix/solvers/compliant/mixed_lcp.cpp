@@ -1,0 +1,142 @@
+#include "affix/solvers/compliant/mixed_lcp.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace affix {
+
+void MixedLcp::apply_W(const std::vector<Mat6>& W_blocks, const MatX* W_dense, const VecX& x, VecX& out) const {
+  if (W_dense) {
+    out.noalias() = *W_dense * x;
+    return;
+  }
+  out.resize(x.size());
+  for (std::size_t u = 0; u < W_blocks.size(); ++u) out.segment<6>(6 * u).noalias() = W_blocks[u] * x.segment<6>(6 * u);
+}
+
+MixedLcpResult MixedLcp::solve(const ConstraintJacobian& J, ReducedSystem& system, const std::vector<Mat6>& W_blocks,
+                               const MatX* W_dense, const VecX& b, std::vector<UnilateralRow>& rows, VecX& v,
+                               VecX& mu, int max_sweeps, double tolerance) {
+  const int n = J.bodies;
+  const int m = static_cast<int>(rows.size());
+  // v_bil = v_free + W Jᵀ A⁻¹ b (header).
+  if (J.rows > 0) {
+    mu = system.solve(b);
+    x_.setZero(6 * n);
+    J.transpose_multiply_add(mu, x_);
+    apply_W(W_blocks, W_dense, x_, Wx_);
+    v += Wx_;
+  } else {
+    mu.resize(0);
+  }
+  if (m == 0) return {};
+  jointed_.assign(n, 0);
+  for (const JointSlot& s : J.slots)
+    for (int side = 0; side < 2; ++side)
+      if (s.body[side] >= 0) jointed_[s.body[side]] = 1;
+  // Δv_r and Z_rr for every row.
+  response_begin_.assign(1, 0);
+  response_body_.clear();
+  response_.clear();
+  diagonal_.assign(m, 0.0);
+  for (int r = 0; r < m; ++r) {
+    const UnilateralRow& row = rows[r];
+    bool coupled = W_dense != nullptr;
+    for (int side = 0; side < 2; ++side) coupled = coupled || (row.body[side] >= 0 && jointed_[row.body[side]] && J.rows > 0);
+    if (coupled) {
+      // Δv_r = W U_rᵀ − W Jᵀ A⁻¹ J W U_rᵀ: one solve with A's factorisation.
+      x_.setZero(6 * n);
+      for (int side = 0; side < 2; ++side)
+        if (row.body[side] >= 0) x_.segment<6>(6 * row.body[side]) += row.J[side];
+      apply_W(W_blocks, W_dense, x_, Wx_);
+      if (J.rows > 0) {
+        Jx_.setZero(J.rows);
+        J.multiply_add(Wx_, Jx_);
+        y_ = system.solve(Jx_);
+        z_.setZero(6 * n);
+        J.transpose_multiply_add(y_, z_);
+        apply_W(W_blocks, W_dense, z_, x_);
+        Wx_ -= x_;
+      }
+      for (int u = 0; u < n; ++u)
+        if (!Wx_.segment<6>(6 * u).isZero(0.0)) response_body_.push_back(u), response_.push_back(Wx_.segment<6>(6 * u));
+    } else {
+      for (int side = 0; side < 2; ++side) {
+        const int u = row.body[side];
+        if (u < 0) continue;
+        if (side == 1 && u == row.body[0]) {  // both sides on one body
+          response_.back() += W_blocks[u] * row.J[1];
+          continue;
+        }
+        response_body_.push_back(u);
+        response_.push_back(W_blocks[u] * row.J[side]);
+      }
+    }
+    response_begin_.push_back(static_cast<int>(response_body_.size()));
+    double z = row.s;
+    for (int k = response_begin_[r]; k < response_begin_[r + 1]; ++k)
+      for (int side = 0; side < 2; ++side)
+        if (row.body[side] == response_body_[k]) z += row.J[side].dot(response_[k]);
+    diagonal_[r] = z;
+  }
+  const auto rate = [&](const UnilateralRow& row) {
+    double w = 0.0;
+    for (int side = 0; side < 2; ++side)
+      if (row.body[side] >= 0) w += row.J[side].dot(v.segment<6>(6 * row.body[side]));
+    return w;
+  };
+  const auto add = [&](int r, double delta) {
+    for (int k = response_begin_[r]; k < response_begin_[r + 1]; ++k)
+      v.segment<6>(6 * response_body_[k]) += delta * response_[k];
+  };
+  // Warm start: v = v_bil + Σ λ_r Δv_r with the given λ, inside their bounds.
+  for (int r = 0; r < m; ++r) {
+    UnilateralRow& row = rows[r];
+    if (!(diagonal_[r] > 0.0)) row.lambda = 0.0;  // no body can answer it (both prescribed, or held by joints)
+    if (row.normal >= 0) {
+      const double bound = row.friction * rows[row.normal].lambda;
+      row.lo = -bound, row.hi = bound;
+    }
+    row.lambda = std::clamp(row.lambda, row.lo, row.hi);
+    if (row.lambda != 0.0) add(r, row.lambda);
+  }
+  MixedLcpResult result;
+  result.converged = false;
+  while (result.sweeps < max_sweeps) {
+    ++result.sweeps;
+    double change = 0.0;
+    for (int r = 0; r < m; ++r) {
+      UnilateralRow& row = rows[r];
+      if (!(diagonal_[r] > 0.0)) continue;
+      if (row.normal >= 0) {
+        const double bound = row.friction * rows[row.normal].lambda;
+        row.lo = -bound, row.hi = bound;
+      }
+      const double w = rate(row) + row.s * row.lambda - row.c;
+      const double next = std::clamp(row.lambda - w / diagonal_[r], row.lo, row.hi);
+      const double delta = next - row.lambda;
+      if (delta == 0.0) continue;
+      add(r, delta);
+      row.lambda = next;
+      change = std::max(change, std::abs(delta) * diagonal_[r]);
+    }
+    if (change <= tolerance) {
+      result.converged = true;
+      break;
+    }
+  }
+  // μ = A⁻¹(b − J W Uᵀ λ).
+  if (J.rows > 0) {
+    x_.setZero(6 * n);
+    for (const UnilateralRow& row : rows)
+      for (int side = 0; side < 2; ++side)
+        if (row.body[side] >= 0) x_.segment<6>(6 * row.body[side]) += row.lambda * row.J[side];
+    apply_W(W_blocks, W_dense, x_, Wx_);
+    Jx_ = b;
+    J.multiply_add(-Wx_, Jx_);
+    mu = system.solve(Jx_);
+  }
+  return result;
+}
+
+}  // namespace affix
