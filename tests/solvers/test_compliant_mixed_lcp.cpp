@@ -168,10 +168,24 @@ TEST_P(MixedLcpPaths, ContactRowsMatchTheActiveSetFoundByEnumeration) {
       if (ok) ++found, best_lambda = lambda, best_mu = mu;
     }
     ASSERT_EQ(found, 1) << "trial " << trial;  // Z positive definite: exactly one solution
+    // By pivoting (small, no friction rows), and by PGS: a friction row with μ = 0 (λ = 0 always) makes
+    // the rows ineligible for pivoting.
+    Problem with_friction = p;
+    UnilateralRow zero = p.rows[0];
+    zero.normal = 0;
+    zero.friction = 0.0;
+    with_friction.rows.push_back(zero);
     const Solution s = solve(p, GetParam());
+    const Solution pgs = solve(with_friction, GetParam());
     EXPECT_TRUE(s.result.converged);
+    EXPECT_GT(s.result.pivots, 0);
+    EXPECT_EQ(s.result.sweeps, 0);
+    EXPECT_TRUE(pgs.result.converged);
+    EXPECT_GT(pgs.result.sweeps, 0);
     EXPECT_LT((s.lambda - best_lambda).cwiseAbs().maxCoeff(), 1e-8) << "trial " << trial;
     EXPECT_LT((s.mu - best_mu).cwiseAbs().maxCoeff(), 1e-8) << "trial " << trial;
+    EXPECT_LT((pgs.lambda.head(m) - best_lambda).cwiseAbs().maxCoeff(), 1e-8) << "trial " << trial;
+    EXPECT_LT((pgs.mu - best_mu).cwiseAbs().maxCoeff(), 1e-8) << "trial " << trial;
   }
 }
 

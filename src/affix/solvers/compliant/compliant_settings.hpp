@@ -48,6 +48,10 @@ struct CompliantSettings {
   double pgs_tolerance = 1e-6;
   /// e: a contact approaching at speed a leaves at e·a at least (0 inelastic, 1 elastic).
   double restitution = 0.0;
+  /// Every `cable` joint's axial row pulls but never pushes (a rope that goes slack): a unilateral row of
+  /// the mixed LCP instead of a bilateral one. Stretch is body1's side moving away from the anchor along
+  /// the joint's axis (the side read from body1's centre of mass at t = 0).
+  bool slack_cables = false;
 
   friend bool operator==(const CompliantSettings&, const CompliantSettings&) = default;
 };

@@ -87,17 +87,34 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     const ModelJoint& mj = model_->joints[k];
     RigidJoint rj = rigid_joint(mj, model_->bodies);
     if ((rj.count == 0 && rj.limit_count == 0) || (unknown(mj.body1) < 0 && unknown(mj.body2) < 0)) continue;
+    // A slack cable joint's axial row (its first) is a unilateral row, not one of J_'s (SlackRow).
+    SlackRow slack;
+    slack.slack = mj.def.type == JointType::cable && settings_.slack_cables;
     JointSlot slot;
     slot.offset = J_.rows;
-    slot.count = rj.count;
+    slot.count = rj.count - (slack.slack ? 1 : 0);
     slot.body = {unknown(mj.body1), unknown(mj.body2)};
     J_.slots.push_back(slot);
-    J_.rows += rj.count;
+    J_.rows += slot.count;
     if (mj.def.type == JointType::cable) {
       // Rows d·x₂, d·y₂, d·z₂, x₁·y₂, x₁·z₂, y₁·z₂ (rigid_jacobian.hpp): axial, shear ×2, bending ×2, torsion.
       const CableDof* dof[] = {&mj.def.axial, &mj.def.shear, &mj.def.shear, &mj.def.bending, &mj.def.bending,
                                &mj.def.torsion};
-      for (const CableDof* d : dof) compliance_.push_back(1.0 / d->stiffness), damping_.push_back(d->damping);
+      for (int r = slack.slack ? 1 : 0; r < 6; ++r)
+        compliance_.push_back(1.0 / dof[r]->stiffness), damping_.push_back(dof[r]->damping);
+      if (slack.slack) {
+        // σ: stretch is body1's side moving away from the anchor along the axis, read from where body1's
+        // centre of mass lies relative to the anchor at t = 0 (or, beside it, body2's on the other side).
+        const auto centre = [&](int b) {
+          const ModelBody& body = model_->bodies[b];
+          return Vec3(body.position + body.rotation * body.center_of_mass);
+        };
+        double side = (centre(mj.body1) - mj.def.anchor).dot(mj.def.axis);
+        if (std::abs(side) < 1e-9 && mj.body2 >= 0) side = -(centre(mj.body2) - mj.def.anchor).dot(mj.def.axis);
+        slack.sign = side < 0.0 ? -1.0 : 1.0;
+        slack.compliance = 1.0 / mj.def.axial.stiffness;
+        slack.damping = mj.def.axial.damping;
+      }
     } else {
       const double C = mj.def.stiffness ? 1.0 / *mj.def.stiffness : settings_.compliance;
       compliance_.insert(compliance_.end(), rj.count, C);
@@ -105,6 +122,7 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     }
     joints_.push_back(rj);
     joint_index_.push_back(static_cast<int>(k));
+    slack_.push_back(slack);
   }
   J_.bodies = static_cast<int>(moving_.size());
   limit_lambda_.assign(6 * joints_.size(), 0.0);
@@ -165,9 +183,24 @@ void CompliantSimulator::evaluate_rows() {
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidJoint& rj = joints_[j];
     const RigidRows rows = rigid_rows(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
-    phi_.segment(J_.slots[j].offset, rj.count) = rows.value;
-    J_.blocks[j][0] = rows.J1;
-    J_.blocks[j][1] = rows.J2;
+    SlackRow& slack = slack_[j];
+    if (!slack.slack) {
+      phi_.segment(J_.slots[j].offset, rj.count) = rows.value;
+      J_.blocks[j][0] = rows.J1;
+      J_.blocks[j][1] = rows.J2;
+      continue;
+    }
+    const int m = rj.count - 1;  // the axial row (the first) apart
+    phi_.segment(J_.slots[j].offset, m) = rows.value.tail(m);
+    J_.blocks[j][0] = rows.J1.bottomRows(m);
+    slack.phi = rows.value[0];
+    slack.J[0] = rows.J1.row(0).transpose();
+    if (rows.J2.rows() > 0) {
+      J_.blocks[j][1] = rows.J2.bottomRows(m);
+      slack.J[1] = rows.J2.row(0).transpose();
+    } else {
+      J_.blocks[j][1].resize(0, 6);
+    }
   }
 }
 
@@ -178,7 +211,13 @@ void CompliantSimulator::evaluate_stiffness() {
                         settings_.inverse == AugmentedInverse::low_rank;
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidJoint& rj = joints_[j];
-    const RigidVector lambda = mu_.segment(J_.slots[j].offset, rj.count) / h;
+    RigidVector lambda(rj.count);
+    if (slack_[j].slack) {  // the axial row's λ = −σT (SlackRow), then the joint's bilateral rows
+      lambda[0] = -slack_[j].sign * slack_[j].tension;
+      lambda.tail(rj.count - 1) = mu_.segment(J_.slots[j].offset, rj.count - 1) / h;
+    } else {
+      lambda = mu_.segment(J_.slots[j].offset, rj.count) / h;
+    }
     const RigidPose p1 = rigid_pose(rj.body1), p2 = rigid_pose(rj.body2);
     if (low_rank) {
       std::vector<RankOneTerm> local;
@@ -218,9 +257,15 @@ StepStats CompliantSimulator::step() {
   }
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidParts parts = rigid_parts(joints_[j]);
-    for (int r = 0; r < parts.count; ++r)
+    const int skip = slack_[j].slack ? 1 : 0;  // a slack axial row may shorten freely: not an error
+    for (int r = skip; r < parts.count; ++r)
       if (parts.part[r].kind != RigidPart::Kind::dot1)  // lengths (m); dot-1 rows are cosines
-        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r]));
+        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r - skip]));
+    if (slack_[j].slack) {  // its stretch beyond the compliance's C·T
+      const SlackRow& sr = slack_[j];
+      stats.max_joint_error = std::max(stats.max_joint_error, sr.sign * sr.phi - sr.compliance * sr.tension);
+      stats.potential_energy += 0.5 * sr.compliance * sr.tension * sr.tension;
+    }
   }
   for (int u = 0; u < n; ++u) {
     const RigidBody& body = bodies_[moving_[u]];
@@ -238,11 +283,13 @@ void CompliantSimulator::advance(double t, double h, int depth) {
   s.bodies = bodies_;
   s.mu = mu_;
   s.mu_h = mu_h_;
+  s.slack = slack_;
   if (substep(t, h) || depth == kMaxHalvings) return;
   // The projection stalled (header): again from the start of this substep, as two halves.
   bodies_ = s.bodies;
   mu_ = s.mu;
   mu_h_ = s.mu_h;
+  slack_ = s.slack;
   evaluate_rows();
   ++halvings_;
   advance(t, 0.5 * h, depth + 1);
@@ -414,7 +461,8 @@ bool CompliantSimulator::project_poses(double h) {
   // the joints by the same mixed LCP as the step (mixed_lcp.hpp), so that no step ends past a bound.
   const int n = static_cast<int>(moving_.size());
   const bool limited = std::any_of(joints_.begin(), joints_.end(), [](const RigidJoint& j) { return j.limit_count > 0; });
-  if (J_.rows == 0 && !limited) return true;
+  const bool slack = std::any_of(slack_.begin(), slack_.end(), [](const SlackRow& r) { return r.slack; });
+  if (J_.rows == 0 && !limited && !slack) return true;
   // A soft row (compliance above kSpringCompliance: a cable's bending, a joint given a low `stiffness`) is
   // a spring whose stretch is part of the state, not drift, and its λ holds damping (Eq. 14) that −Cλ
   // would misread as stretch: it is left out (an infinite compliance here, so its ν is 0).
@@ -437,6 +485,7 @@ bool CompliantSimulator::project_poses(double h) {
     const double before = row_error(rhs);
     projection_rows_.clear();
     if (limited) append_limit_rows(h, true, projection_rows_, nullptr);
+    append_slack_rows(h, true, projection_rows_, nullptr);
     const bool pushed = std::any_of(projection_rows_.begin(), projection_rows_.end(),
                                     [](const UnilateralRow& r) { return r.c > 0.0; });
     if (before < 1e-14 && !pushed) return true;
@@ -487,6 +536,13 @@ void CompliantSimulator::check_finite() const {
 }
 
 VecX CompliantSimulator::multipliers() const { return mu_ / mu_h_; }
+
+std::vector<double> CompliantSimulator::axial_tensions() const {
+  std::vector<double> tension(model_->joints.size(), 0.0);
+  for (std::size_t j = 0; j < joints_.size(); ++j)
+    if (slack_[j].slack) tension[joint_index_[j]] = slack_[j].tension;
+  return tension;
+}
 
 std::vector<BodyPose> CompliantSimulator::poses() const {
   return body_poses(bodies_, static_cast<int>(bodies_.size()));

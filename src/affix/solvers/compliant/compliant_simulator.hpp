@@ -55,8 +55,11 @@ class CompliantSimulator final : public Simulator {
   std::vector<ContactRecord> contact_records() const override { return records_; }
 
   const CompliantSettings& settings() const { return settings_; }
-  /// The multipliers λ of the last step (N, N·m), in row order.
+  /// The multipliers λ of the last step (N, N·m), in row order: the bilateral rows (a slack cable joint's
+  /// axial row is not among them: its tension is axial_tension()).
   VecX multipliers() const;
+  /// The tension (N, ≥ 0) of each model joint's slack axial row in the last step; 0 for other joints.
+  std::vector<double> axial_tensions() const;
 
  private:
   RigidPose rigid_pose(int body) const;
@@ -102,7 +105,7 @@ class CompliantSimulator final : public Simulator {
   MixedLcp lcp_;
   std::vector<RigidContact> contacts_;
   std::vector<UnilateralRow> unilateral_, projection_rows_;
-  enum class RowKind { contact_normal, contact_tangent, limit };
+  enum class RowKind { contact_normal, contact_tangent, limit, slack };
   struct RowOrigin {
     RowKind kind;
     int index;  ///< contact index, or the limit's slot: 6·joint + 2·limit + side
@@ -116,6 +119,20 @@ class CompliantSimulator final : public Simulator {
   };
   std::vector<WarmContact> warm_contacts_, next_warm_;
   std::vector<double> limit_lambda_;     // per joint 6 slots (3 limits × 2 sides): the last λ
+  /// A slack cable joint's axial row (joint.slack, compliant_unilateral.cpp): kept out of J_, a
+  /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch.
+  struct SlackRow {
+    bool slack = false;
+    double sign = 1.0;             // σ
+    double compliance = 0.0, damping = 0.0;
+    double phi = 0.0;              // φ = d·x₂ at the current poses
+    std::array<Vec6, 2> J{Vec6::Zero(), Vec6::Zero()};
+    double tension = 0.0;          // T (N) of the last solve
+  };
+  std::vector<SlackRow> slack_;          // per joint (of joints_)
+  /// The slack rows as unilateral rows: of the step (`position` false: rates, S and Γ of Eq. 14–17) or of
+  /// the projection (targets in m, S = C), appended to `rows`.
+  void append_slack_rows(double h, bool position, std::vector<UnilateralRow>& rows, std::vector<RowOrigin>* origin);
   std::vector<ContactRecord> records_;
   int sweeps_ = 0;                       // PGS sweeps of the current step (all substeps)
   bool lcp_converged_ = true;            // every substep's PGS met its tolerance
@@ -139,6 +156,7 @@ class CompliantSimulator final : public Simulator {
     std::vector<RigidBody> bodies;
     VecX mu;
     double mu_h = 0.0;
+    std::vector<SlackRow> slack;
   };
   std::vector<Snapshot> snapshots_;     // per halving depth: the state its substep starts from
   double mu_h_ = 0.0;                   // the h of the substep that produced mu_ (μ = hλ)

@@ -128,6 +128,46 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
     }
   }
   append_limit_rows(h, false, unilateral_, &origin_);
+  append_slack_rows(h, false, unilateral_, &origin_);
+}
+
+void CompliantSimulator::append_slack_rows(double h, bool position, std::vector<UnilateralRow>& rows,
+                                           std::vector<RowOrigin>* origin) {
+  // A slack cable joint's axial row φ = d·x₂ with stretch σφ, flipped to U = −σJ so that its impulse
+  // μ′ = hT ≥ 0 is the tension. The bilateral compliant row J v + S μ = −Γφ/h (Eq. 14–17) times −σ:
+  //   U v₊ + S μ′ ≥ Γσφ/h,   μ′ ≥ 0,   complementary:
+  // taut, it is the joint's own compliant row; slack (μ′ = 0), the stretch at the end of the step,
+  // σφ + h σJv₊, stays ≤ (1 − Γ)σφ ≈ 0. In the projection (Δ the pose change, ν′ ≥ 0):
+  //   U Δ + C ν′ ≥ σφ − C T,   the compliant target φ = −Cλ of a taut row (λ = −σT).
+  for (std::size_t j = 0; j < slack_.size(); ++j) {
+    const SlackRow& sr = slack_[j];
+    if (!sr.slack) continue;
+    UnilateralRow row;
+    row.body = J_.slots[j].body;
+    row.J[0] = -sr.sign * sr.J[0];
+    row.J[1] = -sr.sign * sr.J[1];
+    const double stretch = sr.sign * sr.phi;
+    if (position) {
+      if (sr.compliance > 1e-4) continue;  // a soft axis is a spring, left out as project_poses does
+      row.s = sr.compliance;
+      row.c = stretch - sr.compliance * sr.tension;
+    } else {
+      const double C = sr.compliance, b = sr.damping;
+      row.s = C / (h * (h + C * b));
+      double prescribed_rate = 0.0;
+      const int body[2] = {joints_[j].body1, joints_[j].body2};
+      for (int side = 0; side < 2; ++side)
+        if (body[side] >= 0 && unknown_of_[body[side]] < 0) {
+          Vec6 u;
+          u << prescribed_v_[body[side]], prescribed_w_[body[side]];
+          prescribed_rate += row.J[side].dot(u);
+        }
+      row.c = h / (h + C * b) * stretch / h - prescribed_rate;
+      row.lambda = h * sr.tension;
+    }
+    rows.push_back(row);
+    if (origin) origin->push_back({RowKind::slack, static_cast<int>(j)});
+  }
 }
 
 void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<UnilateralRow>& rows,
@@ -196,6 +236,10 @@ void CompliantSimulator::keep_unilateral_solution(double h) {
     const RowOrigin& o = origin_[r];
     if (o.kind == RowKind::limit) {
       limit_lambda_[o.index] = row.lambda / h;
+      continue;
+    }
+    if (o.kind == RowKind::slack) {
+      slack_[o.index].tension = row.lambda / h;
       continue;
     }
     if (o.kind != RowKind::contact_normal) continue;
