@@ -25,7 +25,8 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices) {
 
 CompliantSettings read_compliant(const JsonReader& value) {
   const ObjectReader obj(value, {"stabilization", "inverse", "alpha", "translational_damping", "compliance",
-                                 "dense_rows", "projection_iterations"});
+                                 "dense_rows", "projection_iterations", "pgs_iterations", "pgs_tolerance",
+                                 "restitution", "slack_cables"});
   CompliantSettings s;
   if (auto v = obj.find("stabilization")) s.stabilization = read_choice(*v, kStabilizations);
   if (auto v = obj.find("inverse")) s.inverse = read_choice(*v, kInverses);
@@ -34,6 +35,13 @@ CompliantSettings read_compliant(const JsonReader& value) {
   if (auto v = obj.find("compliance")) s.compliance = v->non_negative();
   if (auto v = obj.find("dense_rows")) s.dense_rows = v->integer_at_least(0);
   if (auto v = obj.find("projection_iterations")) s.projection_iterations = v->integer_at_least(0);
+  if (auto v = obj.find("pgs_iterations")) s.pgs_iterations = v->integer_at_least(1);
+  if (auto v = obj.find("pgs_tolerance")) s.pgs_tolerance = v->positive();
+  if (auto v = obj.find("slack_cables")) s.slack_cables = v->boolean();
+  if (auto v = obj.find("restitution")) {
+    s.restitution = v->number();
+    if (!(s.restitution >= 0.0 && s.restitution <= 1.0)) v->expected("a number in [0, 1]");
+  }
   return s;
 }
 

@@ -41,6 +41,17 @@ struct CompliantSettings {
   /// −φ/h in the next step). 0: none. Off for extreme mass ratios: at 1,000,000:1 and h = 0.1 s the
   /// projection's M⁻¹-weighted moves of the light links destabilise the chain that the step alone keeps.
   int projection_iterations = 3;
+  /// Most projected Gauss–Seidel sweeps over the unilateral rows (contacts, friction, limits) per solve
+  /// of the mixed LCP (mixed_lcp.hpp).
+  int pgs_iterations = 100;
+  /// The sweeps stop when no row's update changes its velocity by more than this (m/s or rad/s).
+  double pgs_tolerance = 1e-6;
+  /// e: a contact approaching at speed a leaves at e·a at least (0 inelastic, 1 elastic).
+  double restitution = 0.0;
+  /// Every `cable` joint's axial row pulls but never pushes (a rope that goes slack): a unilateral row of
+  /// the mixed LCP instead of a bilateral one. Stretch is body1's side moving away from the anchor along
+  /// the joint's axis (the side read from body1's centre of mass at t = 0).
+  bool slack_cables = false;
 
   friend bool operator==(const CompliantSettings&, const CompliantSettings&) = default;
 };

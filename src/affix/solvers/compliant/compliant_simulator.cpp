@@ -21,24 +21,12 @@ void refuse_unsupported(const Model& model) {
   const std::string file = model.file.string() + ": ";
   if (model.settings.integrator != Integrator::implicit_euler)
     throw InputError(file + "settings.integrator: the compliant solver integrates with \"implicit_euler\" only");
-  if (model.ground)
-    throw InputError(file + "ground: the compliant solver has no ground contact yet (remove `ground`, or use the "
-                            "ipc or mabd solver)");
   const SolverCapabilities caps = CompliantSimulator::capabilities();
   for (std::size_t k = 0; k < model.joints.size(); ++k) {
     const JointDef& j = model.joints[k].def;
     const std::string path = file + "joints[" + std::to_string(k) + "]";
     if (!caps.supports(j.type))
       throw InputError(path + ".type: the compliant solver has no " + std::string(to_string(j.type)) + " joint");
-    const char* limit = j.angle_limits ? "limits_deg"
-                        : j.limits     ? "limits"
-                        : j.twist_limits || j.swing1_limits || j.swing2_limits ? "limits_deg"
-                        : j.min_length ? "min"
-                        : j.max_length ? "max"
-                                       : nullptr;
-    if (limit)
-      throw InputError(path + "." + limit + ": the compliant solver has no joint limits yet (remove the limit, or use "
-                                            "the ipc or mabd solver)");
   }
 }
 
@@ -64,6 +52,13 @@ void CompliantSimulator::check_model(const Model& model) {
 SolverCapabilities CompliantSimulator::capabilities() {
   SolverCapabilities c;
   c.prescribed_motion = true;
+  // Unilateral rows in a mixed LCP (mixed_lcp.hpp, compliant_unilateral.cpp): contacts found by FCL,
+  // friction bounded by μλ_n, limits held inside their bounds. Not intersection-free: an overlap is
+  // removed over the next step.
+  c.ground_contact = true;
+  c.body_contact = true;
+  c.friction = true;
+  c.joint_limits = true;
   c.joints = {JointType::ball,      JointType::hinge,    JointType::universal, JointType::fixed,
               JointType::prismatic, JointType::slider,   JointType::distance,  JointType::cone_twist,
               JointType::cable};
@@ -73,7 +68,8 @@ SolverCapabilities CompliantSimulator::capabilities() {
   return c;
 }
 
-CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : model_(std::move(model)) {
+CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
+    : model_(std::move(model)), detection_(*model_) {
   check_model(*model_);
   settings_ = read_compliant_settings(model_->settings, model_->file);
   bodies_ = rigid_bodies(*model_);
@@ -90,18 +86,35 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : mod
   for (std::size_t k = 0; k < model_->joints.size(); ++k) {
     const ModelJoint& mj = model_->joints[k];
     RigidJoint rj = rigid_joint(mj, model_->bodies);
-    if (rj.count == 0 || (unknown(mj.body1) < 0 && unknown(mj.body2) < 0)) continue;
+    if ((rj.count == 0 && rj.limit_count == 0) || (unknown(mj.body1) < 0 && unknown(mj.body2) < 0)) continue;
+    // A slack cable joint's axial row (its first) is a unilateral row, not one of J_'s (SlackRow).
+    SlackRow slack;
+    slack.slack = mj.def.type == JointType::cable && settings_.slack_cables;
     JointSlot slot;
     slot.offset = J_.rows;
-    slot.count = rj.count;
+    slot.count = rj.count - (slack.slack ? 1 : 0);
     slot.body = {unknown(mj.body1), unknown(mj.body2)};
     J_.slots.push_back(slot);
-    J_.rows += rj.count;
+    J_.rows += slot.count;
     if (mj.def.type == JointType::cable) {
       // Rows d·x₂, d·y₂, d·z₂, x₁·y₂, x₁·z₂, y₁·z₂ (rigid_jacobian.hpp): axial, shear ×2, bending ×2, torsion.
       const CableDof* dof[] = {&mj.def.axial, &mj.def.shear, &mj.def.shear, &mj.def.bending, &mj.def.bending,
                                &mj.def.torsion};
-      for (const CableDof* d : dof) compliance_.push_back(1.0 / d->stiffness), damping_.push_back(d->damping);
+      for (int r = slack.slack ? 1 : 0; r < 6; ++r)
+        compliance_.push_back(1.0 / dof[r]->stiffness), damping_.push_back(dof[r]->damping);
+      if (slack.slack) {
+        // σ: stretch is body1's side moving away from the anchor along the axis, read from where body1's
+        // centre of mass lies relative to the anchor at t = 0 (or, beside it, body2's on the other side).
+        const auto centre = [&](int b) {
+          const ModelBody& body = model_->bodies[b];
+          return Vec3(body.position + body.rotation * body.center_of_mass);
+        };
+        double side = (centre(mj.body1) - mj.def.anchor).dot(mj.def.axis);
+        if (std::abs(side) < 1e-9 && mj.body2 >= 0) side = -(centre(mj.body2) - mj.def.anchor).dot(mj.def.axis);
+        slack.sign = side < 0.0 ? -1.0 : 1.0;
+        slack.compliance = 1.0 / mj.def.axial.stiffness;
+        slack.damping = mj.def.axial.damping;
+      }
     } else {
       const double C = mj.def.stiffness ? 1.0 / *mj.def.stiffness : settings_.compliance;
       compliance_.insert(compliance_.end(), rj.count, C);
@@ -109,8 +122,14 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : mod
     }
     joints_.push_back(rj);
     joint_index_.push_back(static_cast<int>(k));
+    slack_.push_back(slack);
   }
   J_.bodies = static_cast<int>(moving_.size());
+  limit_lambda_.assign(6 * joints_.size(), 0.0);
+  may_touch_ = model_->ground.has_value();
+  for (int i = 0; i < n_bodies && !may_touch_; ++i)
+    for (int k = i + 1; k < n_bodies && !may_touch_; ++k)
+      may_touch_ = (unknown_of_[i] >= 0 || unknown_of_[k] >= 0) && model_->may_collide(i, k);
   J_.blocks.resize(joints_.size());
   K_.resize(joints_.size());
   for (std::size_t j = 0; j < joints_.size(); ++j) K_[j].body = J_.slots[j].body;
@@ -164,9 +183,24 @@ void CompliantSimulator::evaluate_rows() {
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidJoint& rj = joints_[j];
     const RigidRows rows = rigid_rows(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
-    phi_.segment(J_.slots[j].offset, rj.count) = rows.value;
-    J_.blocks[j][0] = rows.J1;
-    J_.blocks[j][1] = rows.J2;
+    SlackRow& slack = slack_[j];
+    if (!slack.slack) {
+      phi_.segment(J_.slots[j].offset, rj.count) = rows.value;
+      J_.blocks[j][0] = rows.J1;
+      J_.blocks[j][1] = rows.J2;
+      continue;
+    }
+    const int m = rj.count - 1;  // the axial row (the first) apart
+    phi_.segment(J_.slots[j].offset, m) = rows.value.tail(m);
+    J_.blocks[j][0] = rows.J1.bottomRows(m);
+    slack.phi = rows.value[0];
+    slack.J[0] = rows.J1.row(0).transpose();
+    if (rows.J2.rows() > 0) {
+      J_.blocks[j][1] = rows.J2.bottomRows(m);
+      slack.J[1] = rows.J2.row(0).transpose();
+    } else {
+      J_.blocks[j][1].resize(0, 6);
+    }
   }
 }
 
@@ -177,7 +211,13 @@ void CompliantSimulator::evaluate_stiffness() {
                         settings_.inverse == AugmentedInverse::low_rank;
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidJoint& rj = joints_[j];
-    const RigidVector lambda = mu_.segment(J_.slots[j].offset, rj.count) / h;
+    RigidVector lambda(rj.count);
+    if (slack_[j].slack) {  // the axial row's λ = −σT (SlackRow), then the joint's bilateral rows
+      lambda[0] = -slack_[j].sign * slack_[j].tension;
+      lambda.tail(rj.count - 1) = mu_.segment(J_.slots[j].offset, rj.count - 1) / h;
+    } else {
+      lambda = mu_.segment(J_.slots[j].offset, rj.count) / h;
+    }
     const RigidPose p1 = rigid_pose(rj.body1), p2 = rigid_pose(rj.body2);
     if (low_rank) {
       std::vector<RankOneTerm> local;
@@ -191,22 +231,41 @@ void CompliantSimulator::evaluate_stiffness() {
 
 StepStats CompliantSimulator::step() {
   const auto start = std::chrono::steady_clock::now();
-  halvings_ = substeps_ = 0;
+  halvings_ = substeps_ = sweeps_ = 0;
+  lcp_converged_ = true;
   advance(time(), model_->settings.dt, 0);
   ++step_;
   const int n = static_cast<int>(moving_.size());
   StepStats stats;
   stats.step = step_;
   stats.time = time();
-  stats.iterations = substeps_;  // one linear solve each (1 unless halved)
+  stats.iterations = sweeps_;  // PGS sweeps over the unilateral rows, all substeps (0: none)
+  stats.hit_iteration_cap = !lcp_converged_;
   stats.warnings = halvings_;
   stats.residual = residual_;
+  stats.active_contacts = active_contacts_;
   stats.min_distance = std::numeric_limits<double>::infinity();
+  if (may_touch_) {  // the deepest overlap at the end of the step
+    std::vector<RigidPose> now(bodies_.size());
+    for (std::size_t i = 0; i < bodies_.size(); ++i) now[i] = bodies_[i].pose();
+    detection_.detect(now, contacts_, 0.0);
+    for (const RigidContact& c : contacts_)
+      if (c.depth > 0.0) {
+        stats.max_penetration = std::max(stats.max_penetration, c.depth);
+        stats.min_distance = -stats.max_penetration;
+      }
+  }
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidParts parts = rigid_parts(joints_[j]);
-    for (int r = 0; r < parts.count; ++r)
+    const int skip = slack_[j].slack ? 1 : 0;  // a slack axial row may shorten freely: not an error
+    for (int r = skip; r < parts.count; ++r)
       if (parts.part[r].kind != RigidPart::Kind::dot1)  // lengths (m); dot-1 rows are cosines
-        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r]));
+        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r - skip]));
+    if (slack_[j].slack) {  // its stretch beyond the compliance's C·T
+      const SlackRow& sr = slack_[j];
+      stats.max_joint_error = std::max(stats.max_joint_error, sr.sign * sr.phi - sr.compliance * sr.tension);
+      stats.potential_energy += 0.5 * sr.compliance * sr.tension * sr.tension;
+    }
   }
   for (int u = 0; u < n; ++u) {
     const RigidBody& body = bodies_[moving_[u]];
@@ -224,11 +283,13 @@ void CompliantSimulator::advance(double t, double h, int depth) {
   s.bodies = bodies_;
   s.mu = mu_;
   s.mu_h = mu_h_;
+  s.slack = slack_;
   if (substep(t, h) || depth == kMaxHalvings) return;
   // The projection stalled (header): again from the start of this substep, as two halves.
   bodies_ = s.bodies;
   mu_ = s.mu;
   mu_h_ = s.mu_h;
+  slack_ = s.slack;
   evaluate_rows();
   ++halvings_;
   advance(t, 0.5 * h, depth + 1);
@@ -343,11 +404,23 @@ bool CompliantSimulator::substep(double t, double h) {
   if (!factorized)
     throw SimulationError("the reduced system (Andrews Eq. 3) is singular or not positive definite; give the joints "
                           "compliance (settings.compliant.compliance) or use a stabilization without K̃");
-  mu_ = system_.solve(b);
+  // Unilateral rows (contacts found at the free-flight poses of t + h, limits) and the mixed LCP.
+  std::vector<RigidPose> preview(bodies_.size());
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    const int u = unknown_of_[i];
+    if (u < 0) continue;
+    const RigidDrift d = drift(bodies_[i].c, bodies_[i].q, v_free.segment<3>(6 * u), v_free.segment<3>(6 * u + 3), h);
+    preview[i] = {d.c, d.q.toRotationMatrix()};
+  }
+  for (const auto& [i, pose] : prescribed_next) preview[i] = pose;
+  build_unilateral_rows(h, v_free, preview);
+  VecX v = v_free;
+  const MixedLcpResult lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_,
+                                        settings_.pgs_iterations, settings_.pgs_tolerance);
+  sweeps_ += lcp.sweeps;
+  lcp_converged_ = lcp_converged_ && lcp.converged;
+  keep_unilateral_solution(h);
   mu_h_ = h;
-  VecX impulse = free;
-  J_.transpose_multiply_add(mu_, impulse);
-  const VecX v = apply_W(impulse);
   // The residual of the rows' velocity equations, Jv₊ + Sμ = b + J v_free (relative).
   VecX residual = S_.cwiseProduct(mu_) - b - Jv;
   J_.multiply_add(v, residual);
@@ -384,8 +457,12 @@ bool CompliantSimulator::project_poses(double h) {
   // leaves a drift of order h²|ω|²r. Each iteration solves (J M⁻¹ Jᵀ + C) ν = −φ − Cλ at the new poses
   // and moves them by Δ = M⁻¹Jᵀν (c += Δ_v, R ← exp([Δ_ω]ₓ)R): a Gauss–Newton step towards the
   // compliant rows' own target φ = −Cλ, the mass-weighted nearest correction. Velocities are left alone.
+  // Limits near their bounds join as unilateral rows U Δ ≥ ε − φ (compliant_unilateral.cpp), solved with
+  // the joints by the same mixed LCP as the step (mixed_lcp.hpp), so that no step ends past a bound.
   const int n = static_cast<int>(moving_.size());
-  if (J_.rows == 0) return true;
+  const bool limited = std::any_of(joints_.begin(), joints_.end(), [](const RigidJoint& j) { return j.limit_count > 0; });
+  const bool slack = std::any_of(slack_.begin(), slack_.end(), [](const SlackRow& r) { return r.slack; });
+  if (J_.rows == 0 && !limited && !slack) return true;
   // A soft row (compliance above kSpringCompliance: a cable's bending, a joint given a low `stiffness`) is
   // a spring whose stretch is part of the state, not drift, and its λ holds damping (Eq. 14) that −Cλ
   // would misread as stretch: it is left out (an infinite compliance here, so its ν is 0).
@@ -395,13 +472,23 @@ bool CompliantSimulator::project_poses(double h) {
   VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
   for (int r = 0; r < J_.rows; ++r)
     if (S[r] > kSpringCompliance) S[r] = kLeftOut;
-  double first = -1.0;  // the largest row error the step left
+  const auto row_error = [&](VecX& rows) {  // target − φ, the left-out rows zeroed; and its largest entry
+    rows = target - phi_;
+    for (int r = 0; r < J_.rows; ++r)
+      if (S[r] == kLeftOut) rows[r] = 0.0;
+    return std::max(J_.rows ? rows.cwiseAbs().maxCoeff() : 0.0, limited ? limit_violation() : 0.0);
+  };
+  double first = -1.0;  // the largest rigid row error the step left
+  VecX rhs, after, delta, nu;
   for (int it = 0; it < settings_.projection_iterations; ++it) {
     evaluate_rows();
-    VecX rhs = target - phi_;
-    for (int r = 0; r < J_.rows; ++r)
-      if (S[r] == kLeftOut) rhs[r] = 0.0;
-    if (rhs.cwiseAbs().maxCoeff() < 1e-14) return true;
+    const double before = row_error(rhs);
+    projection_rows_.clear();
+    if (limited) append_limit_rows(h, true, projection_rows_, nullptr);
+    append_slack_rows(h, true, projection_rows_, nullptr);
+    const bool pushed = std::any_of(projection_rows_.begin(), projection_rows_.end(),
+                                    [](const UnilateralRow& r) { return r.c > 0.0; });
+    if (before < 1e-14 && !pushed) return true;
     if (first < 0.0) first = rigid_error(rhs);
     for (int u = 0; u < n; ++u) {
       const RigidBody& b = bodies_[moving_[u]];
@@ -410,13 +497,10 @@ bool CompliantSimulator::project_poses(double h) {
       W_[u].bottomRightCorner<3, 3>() = b.world_inertia().inverse();
     }
     if (!system_.factorize(J_, W_, S)) return true;  // redundant rigid rows: keep the step's poses
-    const VecX nu = system_.solve(rhs);
-    VecX delta = VecX::Zero(6 * n);
-    J_.transpose_multiply_add(nu, delta);
-    for (int u = 0; u < n; ++u) delta.segment<6>(6 * u) = W_[u] * delta.segment<6>(6 * u);
+    delta.setZero(6 * n);
+    lcp_.solve(J_, system_, W_, nullptr, rhs, projection_rows_, delta, nu, settings_.pgs_iterations, 1e-12);
     saved_.resize(n);
     for (int u = 0; u < n; ++u) saved_[u] = bodies_[moving_[u]];
-    const double before = rhs.cwiseAbs().maxCoeff();
     for (double alpha = 1.0;; alpha *= 0.5) {
       for (int u = 0; u < n; ++u) {
         RigidBody& b = bodies_[moving_[u]];
@@ -428,16 +512,12 @@ bool CompliantSimulator::project_poses(double h) {
         b.omega = b.rotation() * omega_body;
       }
       evaluate_rows();
-      VecX after = target - phi_;
-      for (int r = 0; r < J_.rows; ++r)
-        if (S[r] == kLeftOut) after[r] = 0.0;
-      if (after.cwiseAbs().maxCoeff() < before || alpha < 1.0 / 64) break;
+      if (row_error(after) < before || alpha < 1.0 / 64) break;
     }
   }
   evaluate_rows();
-  VecX rest = target - phi_;
-  for (int r = 0; r < J_.rows; ++r)
-    if (S[r] == kLeftOut) rest[r] = 0.0;
+  VecX rest;
+  row_error(rest);
   // Stalled: a rigid row (header) still off by more than the tolerance and not even a decade closer than
   // the step left it. Compliant rows are left to the step: on the crane's stiff cable (C = 10⁻¹⁰…10⁻⁶) the
   // projection ends off by ~10⁻⁴ at every h down to h/64, so halving for them costs and does not help.
@@ -456,6 +536,13 @@ void CompliantSimulator::check_finite() const {
 }
 
 VecX CompliantSimulator::multipliers() const { return mu_ / mu_h_; }
+
+std::vector<double> CompliantSimulator::axial_tensions() const {
+  std::vector<double> tension(model_->joints.size(), 0.0);
+  for (std::size_t j = 0; j < joints_.size(); ++j)
+    if (slack_[j].slack) tension[joint_index_[j]] = slack_[j].tension;
+  return tension;
+}
 
 std::vector<BodyPose> CompliantSimulator::poses() const {
   return body_poses(bodies_, static_cast<int>(bodies_.size()));

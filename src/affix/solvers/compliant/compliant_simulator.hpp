@@ -29,7 +29,9 @@
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
 #include "affix/solvers/compliant/compliant_settings.hpp"
+#include "affix/solvers/compliant/mixed_lcp.hpp"
 #include "affix/solvers/compliant/reduced_system.hpp"
+#include "affix/solvers/rigid/collision_detection.hpp"
 #include "affix/solvers/rigid/rigid_body.hpp"
 
 namespace affix {
@@ -50,11 +52,14 @@ class CompliantSimulator final : public Simulator {
   std::vector<BodyPose> poses() const override;
   std::vector<BodyVelocity> velocities() const override;
   std::vector<JointRecord> joint_records() const override;
-  std::vector<ContactRecord> contact_records() const override { return {}; }
+  std::vector<ContactRecord> contact_records() const override { return records_; }
 
   const CompliantSettings& settings() const { return settings_; }
-  /// The multipliers λ of the last step (N, N·m), in row order.
+  /// The multipliers λ of the last step (N, N·m), in row order: the bilateral rows (a slack cable joint's
+  /// axial row is not among them: its tension is axial_tension()).
   VecX multipliers() const;
+  /// The tension (N, ≥ 0) of each model joint's slack axial row in the last step; 0 for other joints.
+  std::vector<double> axial_tensions() const;
 
  private:
   RigidPose rigid_pose(int body) const;
@@ -73,6 +78,7 @@ class CompliantSimulator final : public Simulator {
   bool substep(double t, double h);
   /// A substep of h at halving depth `depth`, restarted as two halves while its projection stalls.
   void advance(double t, double h, int depth);
+
 
   std::shared_ptr<const Model> model_;
   CompliantSettings settings_;
@@ -94,10 +100,63 @@ class CompliantSimulator final : public Simulator {
   std::vector<PlacedTerm> terms_;
   MatX W_dense_;
   std::vector<RigidBody> saved_;         // project_poses(): the moving bodies before a trial correction
+  // Unilateral rows of the current substep and where each comes from (compliant_unilateral.cpp).
+  CollisionDetection detection_;
+  MixedLcp lcp_;
+  std::vector<RigidContact> contacts_;
+  std::vector<UnilateralRow> unilateral_, projection_rows_;
+  enum class RowKind { contact_normal, contact_tangent, limit, slack };
+  struct RowOrigin {
+    RowKind kind;
+    int index;  ///< contact index, or the limit's slot: 6·joint + 2·limit + side
+  };
+  std::vector<RowOrigin> origin_;
+  struct WarmContact {
+    int body1, body2;
+    Vec3 local;     ///< the contact point in body1's rest axes, relative to its centre of mass
+    double normal;  ///< λ_n (N·s)
+    Vec3 friction;  ///< the friction impulse, world
+  };
+  std::vector<WarmContact> warm_contacts_, next_warm_;
+  std::vector<double> limit_lambda_;     // per joint 6 slots (3 limits × 2 sides): the last λ
+  /// A slack cable joint's axial row (joint.slack, compliant_unilateral.cpp): kept out of J_, a
+  /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch.
+  struct SlackRow {
+    bool slack = false;
+    double sign = 1.0;             // σ
+    double compliance = 0.0, damping = 0.0;
+    double phi = 0.0;              // φ = d·x₂ at the current poses
+    std::array<Vec6, 2> J{Vec6::Zero(), Vec6::Zero()};
+    double tension = 0.0;          // T (N) of the last solve
+  };
+  std::vector<SlackRow> slack_;          // per joint (of joints_)
+  /// The slack rows as unilateral rows: of the step (`position` false: rates, S and Γ of Eq. 14–17) or of
+  /// the projection (targets in m, S = C), appended to `rows`.
+  void append_slack_rows(double h, bool position, std::vector<UnilateralRow>& rows, std::vector<RowOrigin>* origin);
+  std::vector<ContactRecord> records_;
+  int sweeps_ = 0;                       // PGS sweeps of the current step (all substeps)
+  bool lcp_converged_ = true;            // every substep's PGS met its tolerance
+  int active_contacts_ = 0;
+  bool may_touch_ = false;               // the scene has a ground or two bodies that may collide
+
+  // Unilateral rows (compliant_unilateral.cpp): contacts with friction, joint limits, slack cable rows.
+  /// The step's unilateral rows into unilateral_: contacts found at the poses free flight with v_free
+  /// reaches at t + h (`preview`), the limits near their bounds at the current poses, warm-started.
+  void build_unilateral_rows(double h, const VecX& v_free, const std::vector<RigidPose>& preview);
+  /// The limit rows near or past their bounds at the current poses, appended to `rows`; `position`:
+  /// the projection's rows (targets in m or rad, not rates), else the step's (rates, over h).
+  void append_limit_rows(double h, bool position, std::vector<UnilateralRow>& rows, std::vector<RowOrigin>* origin);
+  /// The largest amount by which a limit is passed at the current poses (m or rad), 0 when none is.
+  double limit_violation() const;
+  /// Keeps the step's λ of contacts and limits for the next step's warm start, and its contact records.
+  void keep_unilateral_solution(double h);
+  /// The velocity of a body over the current substep: an unknown's from `v`, a prescribed body's own.
+  Vec6 body_velocity(int body, const VecX& v) const;
   struct Snapshot {
     std::vector<RigidBody> bodies;
     VecX mu;
     double mu_h = 0.0;
+    std::vector<SlackRow> slack;
   };
   std::vector<Snapshot> snapshots_;     // per halving depth: the state its substep starts from
   double mu_h_ = 0.0;                   // the h of the substep that produced mu_ (μ = hλ)

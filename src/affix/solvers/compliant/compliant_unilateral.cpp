@@ -1,0 +1,262 @@
+// The unilateral rows of the compliant step (mixed_lcp.hpp solves them with the joints): contacts with
+// the ground and between bodies with friction, and joint limits.
+//
+// Contact (FCL's detection, solvers/rigid/collision_detection.hpp, shared with impulse). The contacts
+// are found at the poses that free flight with v_free (the step's velocity before any row acts:
+// gravity, forces, M̃⁻¹) reaches at t + h, so that a body resting on another, which would sink by
+// g h² in that flight, is found touching every step. A contact there has depth δ (> 0 overlapping;
+// the ground also reports points up to kGroundMargin above it, δ < 0) at the point x with normal n
+// pushing body 1 out of body 2. Over the step the gap changes by h·U(v₊ − v_free) to first order, with
+// U = [nᵀ, (r₁ × n)ᵀ | −nᵀ, −(r₂ × n)ᵀ] (r_i = x − c_i): the end gap −δ + h U(v₊ − v_free) ≥ 0 is the row
+//   U v₊ ≥ U v_free + δ/h,   λ_n ≥ 0
+// (a prescribed side moves as the preview has it, so its share cancels). It is Andrews Eq. 2's −φ/h
+// for a row that may only push: an overlap is removed in one step, an approach is stopped at contact.
+// With `restitution` e, a contact approaching at a = n·(ẋ₁ − ẋ₂) < 0 also asks U v₊ ≥ −e a.
+// Friction: two tangent rows t₁, t₂ (t₁ along the sliding velocity, so that the pyramid is exact for a
+// body that slides) with target 0 and bounds ±μ λ_n, μ = √(μ₁μ₂) as in every solver.
+//
+// Limits (joints/rigid_jacobian.hpp's limit coordinates s, ṡ = J₁u₁ + J₂u₂). A bound becomes the row
+// φ = ±(s − bound) ≥ 0, U = ±J, when it is within kLimitReach of it (or the motion reaches it within two
+// steps): U v₊ ≥ −(φ − ε)/h, λ ≥ 0, held ε = kLimitInside inside the bound as the impulse solver holds
+// its limits inside (an inelastic stop). The post-step projection (project_poses) keeps the same rows
+// at position level: U Δ ≥ ε − φ.
+//
+// Warm start: a contact takes the λ of the last step's contact between the same bodies whose point, in
+// body 1's axes, is within kWarmMatch of it; a limit row its own last λ (kept as forces, λ/h).
+#include <algorithm>
+#include <cmath>
+
+#include "affix/solvers/compliant/compliant_simulator.hpp"
+
+namespace affix {
+namespace {
+
+constexpr double kGroundMargin = 1e-3;  // m: ground points this far above the plane at the preview are rows
+constexpr double kLimitReach = 0.05;    // m or rad: a bound nearer than this gets its row
+constexpr double kLimitInside = 1e-7;   // m or rad: where a limit is held, inside its bound
+constexpr double kWarmMatch = 0.01;     // m: a contact point that moved less than this keeps its λ
+
+Vec3 perpendicular(const Vec3& n) {
+  const Vec3 a = std::abs(n.x()) < 0.6 ? Vec3::UnitX() : Vec3::UnitY();
+  return n.cross(a).normalized();
+}
+
+}  // namespace
+
+Vec6 CompliantSimulator::body_velocity(int body, const VecX& v) const {
+  Vec6 u = Vec6::Zero();
+  if (body < 0) return u;
+  if (unknown_of_[body] >= 0) return v.segment<6>(6 * unknown_of_[body]);
+  u << prescribed_v_[body], prescribed_w_[body];
+  return u;
+}
+
+void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, const std::vector<RigidPose>& preview) {
+  unilateral_.clear();
+  origin_.clear();
+  // The velocities at the start of the step (restitution, the sliding direction).
+  VecX v_now(6 * moving_.size());
+  for (std::size_t u = 0; u < moving_.size(); ++u) v_now.segment<6>(6 * u) << bodies_[moving_[u]].v, bodies_[moving_[u]].omega;
+  if (may_touch_) {
+    detection_.detect(preview, contacts_, model_->ground ? kGroundMargin : 0.0);
+    for (std::size_t k = 0; k < contacts_.size(); ++k) {
+      const RigidContact& c = contacts_[k];
+      const int body[2] = {c.body1, c.body2};
+      const std::array<int, 2> unknown{unknown_of_[c.body1], c.body2 >= 0 ? unknown_of_[c.body2] : -1};
+      if (unknown[0] < 0 && unknown[1] < 0) continue;
+      const Vec3 r[2] = {c.point - preview[c.body1].c, c.body2 >= 0 ? Vec3(c.point - preview[c.body2].c) : Vec3::Zero()};
+      // U along d, and its rates: on v_free, on the velocities now, and the prescribed sides' share.
+      double free_rate = 0.0, now_rate = 0.0, prescribed_rate = 0.0;
+      const auto row_along = [&](const Vec3& d) {
+        UnilateralRow row;
+        row.body = unknown;
+        free_rate = now_rate = prescribed_rate = 0.0;
+        for (int side = 0; side < 2; ++side) {
+          if (body[side] < 0) continue;
+          const double sign = side == 0 ? 1.0 : -1.0;
+          row.J[side] << sign * d, sign * r[side].cross(d);
+          if (unknown[side] >= 0) {
+            free_rate += row.J[side].dot(v_free.segment<6>(6 * unknown[side]));
+            now_rate += row.J[side].dot(v_now.segment<6>(6 * unknown[side]));
+          } else {
+            prescribed_rate += row.J[side].dot(body_velocity(body[side], v_now));
+          }
+        }
+        now_rate += prescribed_rate;
+        return row;
+      };
+      UnilateralRow normal = row_along(c.normal);
+      normal.c = free_rate + c.depth / h;
+      if (settings_.restitution > 0.0 && now_rate < 0.0)
+        normal.c = std::max(normal.c, -settings_.restitution * now_rate - prescribed_rate);
+      const Vec3 sliding = [&] {
+        Vec3 rel = Vec3::Zero();
+        for (int side = 0; side < 2; ++side) {
+          if (body[side] < 0) continue;
+          const Vec6 u = body_velocity(body[side], v_now);
+          rel += (side == 0 ? 1.0 : -1.0) * (u.head<3>() + u.tail<3>().cross(r[side]));
+        }
+        return Vec3(rel - rel.dot(c.normal) * c.normal);
+      }();
+      const Vec3 t1 = sliding.norm() > 1e-9 ? Vec3(sliding.normalized()) : perpendicular(c.normal);
+      const Vec3 t2 = c.normal.cross(t1);
+      // Warm start from the nearest contact of the last step between the same bodies.
+      const Vec3 local = preview[c.body1].R.transpose() * (c.point - preview[c.body1].c);
+      const WarmContact* warm = nullptr;
+      double nearest = kWarmMatch;
+      for (const WarmContact& w : warm_contacts_)
+        if (w.body1 == c.body1 && w.body2 == c.body2 && (w.local - local).norm() < nearest)
+          nearest = (w.local - local).norm(), warm = &w;
+      normal.lambda = warm ? h * warm->normal : 0.0;
+      const int normal_index = static_cast<int>(unilateral_.size());
+      unilateral_.push_back(normal);
+      origin_.push_back({RowKind::contact_normal, static_cast<int>(k)});
+      const double mu1 = model_->bodies[c.body1].friction;
+      const double mu2 = c.body2 >= 0 ? model_->bodies[c.body2].friction : model_->ground->friction;
+      const double mu = std::sqrt(mu1 * mu2);
+      if (!(mu > 0.0)) continue;
+      for (const Vec3& t : {t1, t2}) {
+        UnilateralRow row = row_along(t);
+        row.c = -prescribed_rate;  // no sliding: U v₊ + (the prescribed side's share) = 0
+        row.normal = normal_index;
+        row.friction = mu;
+        row.lo = -std::numeric_limits<double>::infinity();
+        row.lambda = warm ? h * warm->friction.dot(t) : 0.0;
+        unilateral_.push_back(row);
+        origin_.push_back({RowKind::contact_tangent, static_cast<int>(k)});
+      }
+    }
+  }
+  append_limit_rows(h, false, unilateral_, &origin_);
+  append_slack_rows(h, false, unilateral_, &origin_);
+}
+
+void CompliantSimulator::append_slack_rows(double h, bool position, std::vector<UnilateralRow>& rows,
+                                           std::vector<RowOrigin>* origin) {
+  // A slack cable joint's axial row φ = d·x₂ with stretch σφ, flipped to U = −σJ so that its impulse
+  // μ′ = hT ≥ 0 is the tension. The bilateral compliant row J v + S μ = −Γφ/h (Eq. 14–17) times −σ:
+  //   U v₊ + S μ′ ≥ Γσφ/h,   μ′ ≥ 0,   complementary:
+  // taut, it is the joint's own compliant row; slack (μ′ = 0), the stretch at the end of the step,
+  // σφ + h σJv₊, stays ≤ (1 − Γ)σφ ≈ 0. In the projection (Δ the pose change, ν′ ≥ 0):
+  //   U Δ + C ν′ ≥ σφ − C T,   the compliant target φ = −Cλ of a taut row (λ = −σT).
+  for (std::size_t j = 0; j < slack_.size(); ++j) {
+    const SlackRow& sr = slack_[j];
+    if (!sr.slack) continue;
+    UnilateralRow row;
+    row.body = J_.slots[j].body;
+    row.J[0] = -sr.sign * sr.J[0];
+    row.J[1] = -sr.sign * sr.J[1];
+    const double stretch = sr.sign * sr.phi;
+    if (position) {
+      if (sr.compliance > 1e-4) continue;  // a soft axis is a spring, left out as project_poses does
+      row.s = sr.compliance;
+      row.c = stretch - sr.compliance * sr.tension;
+    } else {
+      const double C = sr.compliance, b = sr.damping;
+      row.s = C / (h * (h + C * b));
+      double prescribed_rate = 0.0;
+      const int body[2] = {joints_[j].body1, joints_[j].body2};
+      for (int side = 0; side < 2; ++side)
+        if (body[side] >= 0 && unknown_of_[body[side]] < 0) {
+          Vec6 u;
+          u << prescribed_v_[body[side]], prescribed_w_[body[side]];
+          prescribed_rate += row.J[side].dot(u);
+        }
+      row.c = h / (h + C * b) * stretch / h - prescribed_rate;
+      row.lambda = h * sr.tension;
+    }
+    rows.push_back(row);
+    if (origin) origin->push_back({RowKind::slack, static_cast<int>(j)});
+  }
+}
+
+void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<UnilateralRow>& rows,
+                                           std::vector<RowOrigin>* origin) {
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j];
+    if (rj.limit_count == 0) continue;
+    const RigidRows L = rigid_limit_coordinates(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const JointSlot& slot = J_.slots[j];
+    const int body[2] = {rj.body1, rj.body2};
+    for (int k = 0; k < rj.limit_count; ++k)
+      for (int side = 0; side < 2; ++side) {
+        const double bound = side == 0 ? rj.limits[k].min : rj.limits[k].max;
+        if (!std::isfinite(bound)) continue;
+        const double sign = side == 0 ? 1.0 : -1.0;
+        const double phi = sign * (L.value[k] - bound);
+        UnilateralRow row;
+        row.body = slot.body;
+        row.J[0] = sign * L.J1.row(k).transpose();
+        if (L.J2.rows() > 0) row.J[1] = sign * L.J2.row(k).transpose();
+        double rate = 0.0, prescribed_rate = 0.0;
+        for (int s = 0; s < 2; ++s) {
+          if (body[s] < 0) continue;
+          Vec6 u;
+          if (unknown_of_[body[s]] >= 0) {
+            u << bodies_[body[s]].v, bodies_[body[s]].omega;
+          } else {
+            u << prescribed_v_[body[s]], prescribed_w_[body[s]];
+            prescribed_rate += row.J[s].dot(u);
+          }
+          rate += row.J[s].dot(u);
+        }
+        const int key = 6 * static_cast<int>(j) + 2 * k + side;
+        if (position) {
+          if (phi > kLimitReach) continue;
+          row.c = kLimitInside - phi;
+        } else {
+          if (phi + 2.0 * h * std::min(rate, 0.0) > kLimitReach) continue;
+          row.c = -(phi - kLimitInside) / h - prescribed_rate;
+          row.lambda = h * limit_lambda_[key];
+        }
+        rows.push_back(row);
+        if (origin) origin->push_back({RowKind::limit, key});
+      }
+  }
+}
+
+double CompliantSimulator::limit_violation() const {
+  double worst = 0.0;
+  for (const RigidJoint& rj : joints_) {
+    if (rj.limit_count == 0) continue;
+    const RigidRows L = rigid_limit_coordinates(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    for (int k = 0; k < rj.limit_count; ++k)
+      worst = std::max({worst, rj.limits[k].min - L.value[k], L.value[k] - rj.limits[k].max});
+  }
+  return worst;
+}
+
+void CompliantSimulator::keep_unilateral_solution(double h) {
+  next_warm_.clear();
+  records_.clear();
+  active_contacts_ = 0;
+  std::fill(limit_lambda_.begin(), limit_lambda_.end(), 0.0);
+  for (std::size_t r = 0; r < unilateral_.size(); ++r) {
+    const UnilateralRow& row = unilateral_[r];
+    const RowOrigin& o = origin_[r];
+    if (o.kind == RowKind::limit) {
+      limit_lambda_[o.index] = row.lambda / h;
+      continue;
+    }
+    if (o.kind == RowKind::slack) {
+      slack_[o.index].tension = row.lambda / h;
+      continue;
+    }
+    if (o.kind != RowKind::contact_normal) continue;
+    const RigidContact& c = contacts_[o.index];
+    Vec3 friction = Vec3::Zero();
+    for (std::size_t t = r + 1; t < unilateral_.size() && origin_[t].kind == RowKind::contact_tangent; ++t)
+      friction += unilateral_[t].lambda / h * unilateral_[t].J[0].head<3>();
+    const RigidBody& b1 = bodies_[c.body1];
+    // The point in body 1's axes at the end of the step (its rotation has moved with the body since).
+    const Vec3 local = b1.rotation().transpose() * (c.point - b1.c);
+    next_warm_.push_back({c.body1, c.body2, local, row.lambda / h, friction});
+    if (row.lambda > 0.0) {
+      ++active_contacts_;
+      records_.push_back({c.body1, c.body2, c.point, c.normal, -c.depth, row.lambda / h});
+    }
+  }
+  std::swap(warm_contacts_, next_warm_);
+}
+
+}  // namespace affix

@@ -1,0 +1,225 @@
+#include "affix/solvers/compliant/mixed_lcp.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace affix {
+
+bool MixedLcp::pivot(std::vector<UnilateralRow>& rows, const VecX& v_bil, double tolerance, MixedLcpResult& result) {
+  const int m = static_cast<int>(rows.size());
+  // Z and q = U v_bil − c (w = Z λ + q, header).
+  Z_.setZero(m, m);
+  VecX q(m);
+  x_.setZero(v_bil.size());
+  for (int k = 0; k < m; ++k) {
+    for (int e = response_begin_[k]; e < response_begin_[k + 1]; ++e) x_.segment<6>(6 * response_body_[e]) = response_[e];
+    for (int r = 0; r < m; ++r)
+      for (int side = 0; side < 2; ++side)
+        if (rows[r].body[side] >= 0) Z_(r, k) += rows[r].J[side].dot(x_.segment<6>(6 * rows[r].body[side]));
+    for (int e = response_begin_[k]; e < response_begin_[k + 1]; ++e) x_.segment<6>(6 * response_body_[e]).setZero();
+    Z_(k, k) += rows[k].s;
+  }
+  for (int r = 0; r < m; ++r) {
+    q[r] = -rows[r].c;
+    for (int side = 0; side < 2; ++side)
+      if (rows[r].body[side] >= 0) q[r] += rows[r].J[side].dot(v_bil.segment<6>(6 * rows[r].body[side]));
+  }
+  std::vector<char> free(m);
+  for (int r = 0; r < m; ++r) free[r] = diagonal_[r] > 0.0 && rows[r].lambda > rows[r].lo;
+  const double regularisation = 1e-12 * std::max(1e-300, Z_.diagonal().cwiseAbs().maxCoeff());
+  VecX lambda(m);
+  std::vector<int> F;
+  for (int pass = 0; pass < m + kPivots; ++pass) {
+    ++result.pivots;
+    F.clear();
+    for (int r = 0; r < m; ++r) {
+      lambda[r] = rows[r].lo;
+      if (free[r]) F.push_back(r);
+    }
+    // Z_FF λ_F = −q_F − Z_FB λ_B (λ_B = lo = 0 for these rows).
+    const int f = static_cast<int>(F.size());
+    if (f > 0) {
+      MatX ZFF(f, f);
+      VecX rhs(f);
+      for (int i = 0; i < f; ++i) {
+        rhs[i] = -q[F[i]];
+        for (int k = 0; k < m; ++k)
+          if (!free[k]) rhs[i] -= Z_(F[i], k) * lambda[k];
+        for (int l = 0; l < f; ++l) ZFF(i, l) = Z_(F[i], F[l]);
+        ZFF(i, i) += regularisation;
+      }
+      const VecX x = ZFF.ldlt().solve(rhs);
+      if (!x.allFinite()) return false;
+      for (int i = 0; i < f; ++i) lambda[F[i]] = x[i];
+    }
+    const VecX w = Z_ * lambda + q;
+    bool settled = true;
+    const double tiny = tolerance;  // a bound row may approach by less than the PGS tolerance
+    for (int r = 0; r < m; ++r) {
+      if (!(diagonal_[r] > 0.0)) continue;
+      if (free[r] && lambda[r] < rows[r].lo) free[r] = 0, settled = false;
+      else if (!free[r] && w[r] < -tiny) free[r] = 1, settled = false;
+    }
+    if (settled) {
+      for (int r = 0; r < m; ++r) rows[r].lambda = diagonal_[r] > 0.0 ? std::max(lambda[r], rows[r].lo) : 0.0;
+      return true;
+    }
+  }
+  return false;
+}
+
+void MixedLcp::apply_W(const std::vector<Mat6>& W_blocks, const MatX* W_dense, const VecX& x, VecX& out) const {
+  if (W_dense) {
+    out.noalias() = *W_dense * x;
+    return;
+  }
+  out.resize(x.size());
+  for (std::size_t u = 0; u < W_blocks.size(); ++u) out.segment<6>(6 * u).noalias() = W_blocks[u] * x.segment<6>(6 * u);
+}
+
+MixedLcpResult MixedLcp::solve(const ConstraintJacobian& J, ReducedSystem& system, const std::vector<Mat6>& W_blocks,
+                               const MatX* W_dense, const VecX& b, std::vector<UnilateralRow>& rows, VecX& v,
+                               VecX& mu, int max_sweeps, double tolerance) {
+  const int n = J.bodies;
+  const int m = static_cast<int>(rows.size());
+  // v_bil = v_free + W Jᵀ A⁻¹ b (header).
+  if (J.rows > 0) {
+    mu = system.solve(b);
+    x_.setZero(6 * n);
+    J.transpose_multiply_add(mu, x_);
+    apply_W(W_blocks, W_dense, x_, Wx_);
+    v += Wx_;
+  } else {
+    mu.resize(0);
+  }
+  if (m == 0) return {};
+  jointed_.assign(n, 0);
+  for (const JointSlot& s : J.slots)
+    for (int side = 0; side < 2; ++side)
+      if (s.body[side] >= 0) jointed_[s.body[side]] = 1;
+  // Δv_r and Z_rr for every row.
+  response_begin_.assign(1, 0);
+  response_body_.clear();
+  response_.clear();
+  diagonal_.assign(m, 0.0);
+  for (int r = 0; r < m; ++r) {
+    const UnilateralRow& row = rows[r];
+    bool coupled = W_dense != nullptr;
+    for (int side = 0; side < 2; ++side) coupled = coupled || (row.body[side] >= 0 && jointed_[row.body[side]] && J.rows > 0);
+    if (coupled) {
+      // Δv_r = W U_rᵀ − W Jᵀ A⁻¹ J W U_rᵀ: one solve with A's factorisation.
+      x_.setZero(6 * n);
+      for (int side = 0; side < 2; ++side)
+        if (row.body[side] >= 0) x_.segment<6>(6 * row.body[side]) += row.J[side];
+      apply_W(W_blocks, W_dense, x_, Wx_);
+      if (J.rows > 0) {
+        Jx_.setZero(J.rows);
+        J.multiply_add(Wx_, Jx_);
+        y_ = system.solve(Jx_);
+        z_.setZero(6 * n);
+        J.transpose_multiply_add(y_, z_);
+        apply_W(W_blocks, W_dense, z_, x_);
+        Wx_ -= x_;
+      }
+      for (int u = 0; u < n; ++u)
+        if (!Wx_.segment<6>(6 * u).isZero(0.0)) response_body_.push_back(u), response_.push_back(Wx_.segment<6>(6 * u));
+    } else {
+      for (int side = 0; side < 2; ++side) {
+        const int u = row.body[side];
+        if (u < 0) continue;
+        if (side == 1 && u == row.body[0]) {  // both sides on one body
+          response_.back() += W_blocks[u] * row.J[1];
+          continue;
+        }
+        response_body_.push_back(u);
+        response_.push_back(W_blocks[u] * row.J[side]);
+      }
+    }
+    response_begin_.push_back(static_cast<int>(response_body_.size()));
+    double z = row.s;
+    for (int k = response_begin_[r]; k < response_begin_[r + 1]; ++k)
+      for (int side = 0; side < 2; ++side)
+        if (row.body[side] == response_body_[k]) z += row.J[side].dot(response_[k]);
+    diagonal_[r] = z;
+  }
+  const auto rate = [&](const UnilateralRow& row) {
+    double w = 0.0;
+    for (int side = 0; side < 2; ++side)
+      if (row.body[side] >= 0) w += row.J[side].dot(v.segment<6>(6 * row.body[side]));
+    return w;
+  };
+  const auto add = [&](int r, double delta) {
+    for (int k = response_begin_[r]; k < response_begin_[r + 1]; ++k)
+      v.segment<6>(6 * response_body_[k]) += delta * response_[k];
+  };
+  // Warm start: v = v_bil + Σ λ_r Δv_r with the given λ, inside their bounds.
+  for (int r = 0; r < m; ++r) {
+    UnilateralRow& row = rows[r];
+    if (!(diagonal_[r] > 0.0)) row.lambda = 0.0;  // no body can answer it (both prescribed, or held by joints)
+    if (row.normal >= 0) {
+      const double bound = row.friction * rows[row.normal].lambda;
+      row.lo = -bound, row.hi = bound;
+    }
+    row.lambda = std::clamp(row.lambda, row.lo, row.hi);
+    if (row.lambda != 0.0) add(r, row.lambda);
+  }
+  MixedLcpResult result;
+  result.converged = false;
+  const bool small = m <= kPivotingRows && std::all_of(rows.begin(), rows.end(), [](const UnilateralRow& r) {
+    return r.normal < 0 && r.hi == std::numeric_limits<double>::infinity();
+  });
+  if (small) {
+    const VecX v_bil = [&] {
+      VecX x = v;
+      for (int r = 0; r < m; ++r)
+        if (rows[r].lambda != 0.0) {
+          for (int k = response_begin_[r]; k < response_begin_[r + 1]; ++k)
+            x.segment<6>(6 * response_body_[k]) -= rows[r].lambda * response_[k];
+        }
+      return x;
+    }();
+    if (pivot(rows, v_bil, tolerance, result)) {
+      v = v_bil;
+      for (int r = 0; r < m; ++r)
+        if (rows[r].lambda != 0.0) add(r, rows[r].lambda);
+      result.converged = true;
+    }
+  }
+  while (!result.converged && result.sweeps < max_sweeps) {
+    ++result.sweeps;
+    double change = 0.0;
+    for (int r = 0; r < m; ++r) {
+      UnilateralRow& row = rows[r];
+      if (!(diagonal_[r] > 0.0)) continue;
+      if (row.normal >= 0) {
+        const double bound = row.friction * rows[row.normal].lambda;
+        row.lo = -bound, row.hi = bound;
+      }
+      const double w = rate(row) + row.s * row.lambda - row.c;
+      const double next = std::clamp(row.lambda - w / diagonal_[r], row.lo, row.hi);
+      const double delta = next - row.lambda;
+      if (delta == 0.0) continue;
+      add(r, delta);
+      row.lambda = next;
+      change = std::max(change, std::abs(delta) * diagonal_[r]);
+    }
+    if (change <= tolerance) {
+      result.converged = true;
+      break;
+    }
+  }
+  // μ = A⁻¹(b − J W Uᵀ λ).
+  if (J.rows > 0) {
+    x_.setZero(6 * n);
+    for (const UnilateralRow& row : rows)
+      for (int side = 0; side < 2; ++side)
+        if (row.body[side] >= 0) x_.segment<6>(6 * row.body[side]) += row.lambda * row.J[side];
+    apply_W(W_blocks, W_dense, x_, Wx_);
+    Jx_ = b;
+    J.multiply_add(-Wx_, Jx_);
+    mu = system.solve(Jx_);
+  }
+  return result;
+}
+
+}  // namespace affix

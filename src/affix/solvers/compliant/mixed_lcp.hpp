@@ -1,0 +1,90 @@
+#pragma once
+// The mixed LCP of the compliant step: Andrews 2017 Eq. 2–3 with bilateral rows J (the joints) and
+// unilateral rows U (contacts and their friction, joint limits, slack cable rows), "a mixed linear
+// complementarity problem (MLCP), since the system may include both bilateral and unilateral
+// constraints" (§1.2). In impulses μ = hλ (bilateral) and λ (unilateral, also impulses):
+//   v = v_free + W (Jᵀμ + Uᵀλ),                 W = M̃⁻¹
+//   J v + S μ = b + J v_free                    (Eq. 3 as reduced_system.hpp writes it: A μ = b below)
+//   w = U v + s∘λ − c,   lo ≤ λ ≤ hi,   λ_r = lo_r ⇒ w_r ≥ 0,  λ_r = hi_r ⇒ w_r ≤ 0,  else w_r = 0.
+// A friction row's bounds are ±μ_f times the current λ of its normal row (a friction box per tangent,
+// the pyramid of two tangents).
+//
+// Method — the bilateral rows by the Cholesky solve, the unilateral ones by projected Gauss–Seidel on
+// their Schur complement. With A = S + J W Jᵀ factorised (the step does so anyway), eliminating μ gives
+//   μ = A⁻¹(b − J W Uᵀ λ),   v = v_bil + Σ_r λ_r Δv_r,
+//   v_bil = v_free + W Jᵀ A⁻¹ b,   Δv_r = W U_rᵀ − W Jᵀ A⁻¹ (J W U_rᵀ),
+// and the unilateral rows alone form the LCP  Z λ + (U v_bil − c) = w,  Z = U Δv + diag(s) = D − Bᵀ A⁻¹ B
+// (D = U W Uᵀ + diag(s), B = J W Uᵀ). Why this split: the joints stay exact (no Gauss–Seidel
+// error on stiff rows with 10⁶:1 mass ratios, which PGS on the whole system converges on at the rate
+// of its condition number), and a contact on an articulated body answers with the mass of the whole
+// mechanism behind it, as the impulse solver's coupled contact rows do (Tomcin §7). Each unilateral
+// row on a body that carries joints costs one forward and back substitution to form Δv_r; a row on a
+// free body has Δv_r = W U_rᵀ on its two bodies. PGS then never touches A: row r's update is
+//   λ_r ← clamp(λ_r − w_r / Z_rr, lo_r, hi_r),   v += (Δλ_r) Δv_r,
+// O(|support of Δv_r|) per update. It starts from the λ given (warm start: the last step's), sweeps
+// the rows in order until no update changes a velocity by more than `tolerance`, or `max_sweeps`.
+//
+// Small systems without friction rows (at most kPivotingRows rows, each bounded below only: contacts
+// without friction, limits, slack cable rows) are first solved by pivoting on the dense Z (block
+// principal pivoting, Júdice & Pires 1994): from the warm start's active set F (λ > lo), solve
+// Z_FF λ_F = −q_F with the others at their bound, move every row that breaks a condition (λ_F < lo, or
+// w < −tolerance at its bound) to the other set, repeat up to m + kPivots times. PGS converges at the rate of Z's
+// condition number, which a chain of 0.2 kg links under a 15 t load (the crane's slack cable) makes
+// ~10⁵: there PGS would need ~10⁵ sweeps, pivoting needs 1–3 solves. If pivoting does not settle,
+// PGS goes on from the warm start. Z_FF gets a relative 10⁻¹² on its diagonal, so that redundant hard
+// rows (four corners of a box on the ground) share their load instead of making it singular.
+#include <array>
+#include <limits>
+#include <vector>
+
+#include "affix/solvers/compliant/reduced_system.hpp"
+
+namespace affix {
+
+/// One unilateral row: U v on (at most) two moving bodies (index among the unknowns, −1: none).
+struct UnilateralRow {
+  std::array<int, 2> body{-1, -1};
+  std::array<Vec6, 2> J{Vec6::Zero(), Vec6::Zero()};
+  double c = 0.0;      ///< target: w = U v + s λ − c
+  double s = 0.0;      ///< compliance term (C/h² in the step; 0 for hard rows)
+  double lo = 0.0;     ///< bounds on λ (for a friction row: set from its normal row each update)
+  double hi = std::numeric_limits<double>::infinity();
+  int normal = -1;     ///< a friction row: the index of its normal row, whose λ bounds it by ±friction·λ
+  double friction = 0.0;
+  double lambda = 0.0; ///< in: the warm start; out: the solution
+};
+
+struct MixedLcpResult {
+  int sweeps = 0;          ///< PGS sweeps done
+  int pivots = 0;          ///< pivoting solves done (0 when the rows were not small or had friction)
+  bool converged = true;   ///< the last sweep changed no velocity by more than the tolerance
+};
+
+class MixedLcp {
+ public:
+  /// Solves the mixed LCP (header). `system` holds A = S + J W Jᵀ factorised. W is block-diagonal
+  /// (`W_blocks`, one 6 × 6 block per unknown) or dense (`W_dense`, when not null). `v` is v_free on
+  /// entry and v on return; `mu` receives the bilateral impulses. The rows' λ are warm starts in and the
+  /// solution out.
+  MixedLcpResult solve(const ConstraintJacobian& J, ReducedSystem& system, const std::vector<Mat6>& W_blocks,
+                       const MatX* W_dense, const VecX& b, std::vector<UnilateralRow>& rows, VecX& v, VecX& mu,
+                       int max_sweeps, double tolerance);
+
+ private:
+  /// Pivoting on the dense Z (header) from the rows' λ; true when it settled (the λ then solve the LCP).
+  bool pivot(std::vector<UnilateralRow>& rows, const VecX& v_bil, double tolerance, MixedLcpResult& result);
+  /// x (6 per unknown) ← W x for the unknowns listed (block) or all of them (dense).
+  void apply_W(const std::vector<Mat6>& W_blocks, const MatX* W_dense, const VecX& x, VecX& out) const;
+
+  // Δv_r as a list of (unknown, 6-vector) from response_begin_[r] to response_begin_[r + 1].
+  std::vector<int> response_begin_, response_body_;
+  std::vector<Vec6, Eigen::aligned_allocator<Vec6>> response_;
+  std::vector<double> diagonal_;  // Z_rr
+  std::vector<char> jointed_;     // per unknown: carries a bilateral row
+  VecX x_, Wx_, Jx_, y_, z_;      // work vectors, reused
+  MatX Z_;                        // pivoting: the dense Schur complement
+  static constexpr int kPivotingRows = 64;
+  static constexpr int kPivots = 10;
+};
+
+}  // namespace affix
