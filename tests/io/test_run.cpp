@@ -334,6 +334,30 @@ TEST_F(RunLoopTest, AJointedRunWritesJointsCsvOnTrajectorysFrames) {
   EXPECT_FALSE(fs::exists(options_.out_dir / "contacts.csv")) << "not asked for";
 }
 
+// `affix run` drops the scene once compiled and runs from RunInputs: what it takes out of the scene
+// (names, joints, settings) must give the very files a run from the scene itself writes.
+TEST_F(RunLoopTest, ARunFromInputsTakenOutOfTheSceneWritesWhatARunFromTheSceneWrites) {
+  RecordingSimulator from_scene;
+  ASSERT_TRUE(run_simulation(jointed_scene(0.01, 0.1, 30.0), from_scene, options_).completed);
+  const auto joints = read_rows(options_.out_dir / "joints.csv");
+  const auto trajectory = read_rows(options_.out_dir / "trajectory.csv");
+
+  Scene scene = jointed_scene(0.01, 0.1, 30.0);
+  RunInputs inputs = RunInputs::take(scene);
+  EXPECT_EQ(inputs.body_names, (std::vector<std::string>{"left", "right"}));
+  ASSERT_EQ(inputs.joints.size(), 1u);
+  EXPECT_EQ(inputs.joints[0].name, "pin");
+  EXPECT_TRUE(scene.joints.empty()) << "moved out, not copied";
+  ASSERT_FALSE(inputs.inputs.empty());
+  EXPECT_EQ(inputs.inputs[0], scene.file) << "the scene file stays protected from the run's output";
+  RecordingSimulator from_inputs;
+  const RunResult result = run_simulation(std::move(inputs), from_inputs, options_);
+  ASSERT_TRUE(result.completed) << result.error;
+  EXPECT_EQ(result.bodies, 2);
+  EXPECT_EQ(read_rows(options_.out_dir / "joints.csv"), joints);
+  EXPECT_EQ(read_rows(options_.out_dir / "trajectory.csv"), trajectory);
+}
+
 TEST_F(RunLoopTest, ARunWithoutJointsWritesNoJointsCsv) {
   RecordingSimulator simulator;
   ASSERT_TRUE(run_simulation(two_body_scene(0.01, 0.05, std::nullopt), simulator, options_).completed);

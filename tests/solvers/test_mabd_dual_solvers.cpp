@@ -377,7 +377,7 @@ std::pair<MatX, VecX> dense_kkt(const KktSystem& system) {
   for (std::size_t j = 0; j < system.joints.size(); ++j) {
     const KktJoint& joint = system.joints[j];
     const int row = n + offsets[j];
-    const auto put = [&](int body, const CompactBlock& G) {
+    const auto put = [&](int body, const JointRows& G) {
       K.block(row, 12 * body, joint.rows(), 12) += G;
       K.block(12 * body, row, 12, joint.rows()) += G.transpose();
     };
@@ -491,8 +491,8 @@ void add_four_bar(RandomKkt& kkt, unsigned seed) {
     kkt.add_joint(first + k, first + (k + 1) % 4, 6);
     KktJoint& joint = kkt.system.joints.back();
     const bool forward = joint.body1 == first + k;  // add_joint may swap the sides
-    CompactBlock& on_k = forward ? joint.G1 : joint.G2;
-    CompactBlock& on_next = forward ? joint.G2 : joint.G1;
+    JointRows& on_k = forward ? joint.G1 : joint.G2;
+    JointRows& on_next = forward ? joint.G2 : joint.G1;
     on_k.bottomRows(2) = w[k], on_next.bottomRows(2) = -w[(k + 1) % 4];
     joint.residual.tail(2) = s[k] - s[(k + 1) % 4];
   }

@@ -11,4 +11,9 @@ namespace affix {
 /// open a run that is still going or that failed.
 RunResult run_scene(const Scene& scene, const RunOptions& options);
 
+/// The same, dropping the scene once its model is compiled and before the solver is built: what the run
+/// still needs of it (names, joints) is moved out first (RunInputs), so that a 10⁶-body run never holds
+/// the scene, the model and the factorised solver at once.
+RunResult run_scene(Scene&& scene, const RunOptions& options);
+
 }  // namespace affix

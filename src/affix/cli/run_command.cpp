@@ -4,6 +4,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "affix/app/run_scene.hpp"
 #include "affix/cli/commands.hpp"
@@ -66,7 +67,7 @@ int run_command(const RunArgs& args) {
   options.contacts = args.contacts;
   options.format = format;
 
-  const RunResult result = run_scene(scene, options);
+  const RunResult result = run_scene(std::move(scene), options);  // the scene is dropped once compiled
   print_report(std::cout, result);
   if (result.completed) return kExitOk;
   std::cerr << "affix: simulation failed: " << result.error << '\n';

@@ -109,28 +109,21 @@ OutputLock prepare_out_dir(const fs::path& dir, const std::vector<fs::path>& inp
   return lock;
 }
 
-std::vector<std::string> body_names(const Scene& scene) {
-  std::vector<std::string> names;
-  names.reserve(scene.bodies.size());
-  for (const BodyDef& body : scene.bodies) names.push_back(body.name);
-  return names;
-}
-
 class RunLoop {
  public:
-  RunLoop(const Scene& scene, Simulator& simulator, const RunOptions& options)
+  RunLoop(RunInputs& inputs, Simulator& simulator, const RunOptions& options)
       : simulator_(simulator),
         out_dir_(options.out_dir),
-        names_(body_names(scene)),
-        joints_(&scene.joints),
+        names_(std::move(inputs.body_names)),
+        joints_(std::move(inputs.joints)),
         write_contacts_(options.contacts),
-        format_(options.format.value_or(default_trajectory_format(scene.bodies.size()))),
-        schedule_(scene.settings.dt, scene.settings.duration, scene.settings.output_fps),
+        format_(options.format.value_or(default_trajectory_format(names_.size()))),
+        schedule_(inputs.settings.dt, inputs.settings.duration, inputs.settings.output_fps),
         progress_(ProgressLine::for_stderr(schedule_.steps(), options.quiet)) {
-    result_.scene = scene.name;
+    result_.scene = inputs.name;
     result_.solver = simulator.name();
     result_.planned_steps = schedule_.steps();
-    result_.bodies = static_cast<int>(scene.bodies.size());
+    result_.bodies = static_cast<int>(names_.size());
     result_.out_dir = options.out_dir;
   }
 
@@ -140,7 +133,7 @@ class RunLoop {
       if (before_first_step) before_first_step(out_dir_);
       trajectory_ = open_trajectory(out_dir_, format_, names_);
       stats_.emplace(out_dir_ / "stats.csv");
-      if (!joints_->empty()) joint_writer_.emplace(out_dir_ / "joints.csv", *joints_);
+      if (!joints_.empty()) joint_writer_.emplace(out_dir_ / "joints.csv", std::move(joints_));
       if (write_contacts_) contact_writer_.emplace(out_dir_ / "contacts.csv", names_);
       write_due_frames(0, simulator_.poses());
       for (int n = 1; n <= schedule_.steps() && !interrupted(); ++n) advance(n);
@@ -238,7 +231,7 @@ class RunLoop {
   Simulator& simulator_;
   fs::path out_dir_;
   std::vector<std::string> names_;
-  const std::vector<JointDef>* joints_;  // the scene's, which outlives the loop (a copy is 0.7 GB at 10⁶)
+  std::vector<JointDef> joints_;  // moved into joints.csv's writer (a copy is 0.7 GB at 10⁶)
   bool write_contacts_ = false;
   TrajectoryFormat format_;
   FrameSchedule schedule_;
@@ -256,11 +249,34 @@ class RunLoop {
 
 }  // namespace
 
+RunInputs RunInputs::take(Scene& scene) {
+  RunInputs inputs;
+  inputs.name = scene.name;
+  inputs.settings = scene.settings;
+  inputs.inputs = scene_inputs(scene);
+  inputs.body_names.reserve(scene.bodies.size());
+  for (BodyDef& body : scene.bodies) inputs.body_names.push_back(std::move(body.name));
+  inputs.joints = std::move(scene.joints);
+  return inputs;
+}
+
 RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOptions& options,
                          const std::function<void(const fs::path&)>& before_first_step) {
+  RunInputs inputs;
+  inputs.name = scene.name;
+  inputs.settings = scene.settings;
+  inputs.inputs = scene_inputs(scene);
+  inputs.body_names.reserve(scene.bodies.size());
+  for (const BodyDef& body : scene.bodies) inputs.body_names.push_back(body.name);
+  inputs.joints = scene.joints;
+  return run_simulation(std::move(inputs), simulator, options, before_first_step);
+}
+
+RunResult run_simulation(RunInputs inputs, Simulator& simulator, const RunOptions& options,
+                         const std::function<void(const fs::path&)>& before_first_step) {
   const InterruptGuard interrupt_guard;  // nested in the command's own guard when there is one
-  const OutputLock lock = prepare_out_dir(options.out_dir, scene_inputs(scene));
-  RunResult result = RunLoop(scene, simulator, options).run(before_first_step);
+  const OutputLock lock = prepare_out_dir(options.out_dir, inputs.inputs);
+  RunResult result = RunLoop(inputs, simulator, options).run(before_first_step);
   write_summary(options.out_dir / "summary.json", result);
   return result;
 }

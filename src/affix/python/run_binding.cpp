@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "affix/import/load_scene_file.hpp"
 #include "affix/app/run_scene.hpp"
@@ -36,7 +37,7 @@ py::dict run(const py::handle& scene_or_path, const std::optional<std::filesyste
     py::gil_scoped_release unlocked;
     // Ctrl-C stops the run after the step in progress, with an honest summary, as in the CLI.
     const InterruptGuard interrupt_guard;
-    result = run_scene(scene, options);
+    result = run_scene(std::move(scene), options);
     signal = InterruptGuard::signal_received();
   }
   if (signal != 0) {  // Python's way to say so; the files and summary.json are written

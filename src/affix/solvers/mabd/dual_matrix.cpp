@@ -36,7 +36,7 @@ DualBlock DualMatrix::block(int j, int k) const {
   const int b_bodies[2] = {b.body1, b.body2};
   for (int sa = 0; sa < 2; ++sa) {
     if (a_bodies[sa] < 0) continue;
-    const CompactBlock& G = sa == 0 ? a.G1 : a.G2;
+    const JointRows& G = sa == 0 ? a.G1 : a.G2;
     for (int sb = 0; sb < 2; ++sb) {
       if (b_bodies[sb] != a_bodies[sa]) continue;
       D.noalias() += G.lazyProduct(sb == 0 ? responses_[k].W1 : responses_[k].W2);  // m × 12 × m: no GEMM

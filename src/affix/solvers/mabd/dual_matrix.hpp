@@ -9,7 +9,9 @@
 
 namespace affix {
 
-using ResponseBlock = Columns12;
+/// 12 × m on the heap, exactly m columns (as JointRows, kkt_system.hpp): a ball side's response takes
+/// 288 B, not the 576 B of a fixed 6-column capacity.
+using ResponseBlock = Eigen::Matrix<double, 12, Eigen::Dynamic>;
 using DualBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;
 
 /// H_b⁻¹ G_jbᵀ of a joint's two sides (empty for a side without a moving body).
