@@ -20,6 +20,13 @@
 namespace affix {
 namespace {
 
+/// The energy at t = 0 of a scene that starts at rest: kinetic 0, gravity's −Σ m g·c.
+double energy_at_rest(const Model& model, const Vec3& gravity) {
+  double e = 0.0;
+  for (const ModelBody& b : model.bodies) e -= b.mass * gravity.dot(b.position + b.rotation * b.center_of_mass);
+  return e;
+}
+
 constexpr double kG = 9.81;
 
 BodyDef box(const std::string& name, const Vec3& size, const Vec3& position, double mass) {
@@ -45,11 +52,7 @@ RunReport run(const Scene& scene, double duration) {
   const auto model = std::make_shared<const Model>(compile(scene));
   const auto sim = make_simulator(model);
   RunReport r;
-  // The energy at t = 0: kinetic 0 (everything starts at rest here) and gravity's −m g·c.
-  for (std::size_t i = 0; i < model->bodies.size(); ++i) {
-    const ModelBody& b = model->bodies[i];
-    r.energy0 -= b.mass * scene.settings.gravity.dot(b.position + b.rotation * b.center_of_mass);
-  }
+  r.energy0 = energy_at_rest(*model, scene.settings.gravity);
   const int steps = static_cast<int>(std::lround(duration / scene.settings.dt));
   std::vector<double> ms;
   for (int n = 0; n < steps; ++n) {
@@ -196,8 +199,7 @@ SlackReport run_slack(const Scene& scene, double duration) {
   const auto model = std::make_shared<const Model>(compile(scene));
   const auto sim = make_simulator(model);
   SlackReport r;
-  for (const ModelBody& b : model->bodies)
-    r.energy0 -= b.mass * scene.settings.gravity.dot(b.position + b.rotation * b.center_of_mass);
+  r.energy0 = energy_at_rest(*model, scene.settings.gravity);
   const int steps = static_cast<int>(std::lround(duration / scene.settings.dt));
   std::vector<double> ms;
   for (int n = 0; n < steps; ++n) {

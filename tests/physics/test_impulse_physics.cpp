@@ -24,14 +24,6 @@
 namespace affix {
 namespace {
 
-/// P as bar PA (body 5) carries it: its rest point at the bar's end, local z = −length/2.
-Vec3 traced_point(const Model& model, const std::vector<BodyPose>& poses) {
-  const int pa = 5;
-  double lo = 1e9, hi = -1e9;
-  for (const Vec3& v : model.bodies[pa].mesh->vertices) lo = std::min(lo, v.z()), hi = std::max(hi, v.z());
-  return test::world_point(poses[pa], Vec3(0, 0, -0.5 * (hi - lo)));
-}
-
 TEST(ImpulsePhysics, PeaucellierLinkageTracesItsStraightLineToAMicrometreOverTenSeconds) {
   // Released at rest at θ = 20°, it swings through the symmetric pose towards −20° and back (Fig. 3
   // swings it near the fold at 30°); ε_P = 1e-9 m and 500 iterations as in Fig. 3.
@@ -46,7 +38,7 @@ TEST(ImpulsePhysics, PeaucellierLinkageTracesItsStraightLineToAMicrometreOverTen
     const StepStats stats = sim.step();
     capped += stats.hit_iteration_cap;
     iterations = std::max(iterations, stats.iterations);
-    const Vec3 p = traced_point(*model, sim.poses());
+    const Vec3 p = test::peaucellier_traced_point(*model, sim.poses());
     // On the line: z = −1.5 in the plane y = 0.
     worst = std::max({worst, std::abs(p.z() - generate::kPeaucellierLineZ), std::abs(p.y())});
     lo = std::min(lo, p.x()), hi = std::max(hi, p.x());

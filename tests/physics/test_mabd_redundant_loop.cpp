@@ -19,14 +19,6 @@
 namespace affix {
 namespace {
 
-/// P as bar PA (body 5) carries it: its rest point at the bar's end, local z = −length/2.
-Vec3 traced_point(const Model& model, const std::vector<BodyPose>& poses) {
-  const int pa = 5;
-  double lo = 1e9, hi = -1e9;
-  for (const Vec3& v : model.bodies[pa].mesh->vertices) lo = std::min(lo, v.z()), hi = std::max(hi, v.z());
-  return test::world_point(poses[pa], Vec3(0, 0, -0.5 * (hi - lo)));
-}
-
 TEST(MabdRedundantLoop, PeaucellierLinkageTracesItsLineQuietly) {
   const Scene scene = generate::peaucellier({20.0});
   ASSERT_EQ(scene.bodies[5].name, "PA");
@@ -39,7 +31,7 @@ TEST(MabdRedundantLoop, PeaucellierLinkageTracesItsLineQuietly) {
   for (int n = 1; n <= steps; ++n) {
     const StepStats stats = sim->step();
     worst_joint = std::max(worst_joint, stats.max_joint_error);
-    const Vec3 p = traced_point(*model, sim->poses());
+    const Vec3 p = test::peaucellier_traced_point(*model, sim->poses());
     worst_line = std::max({worst_line, std::abs(p.z() - generate::kPeaucellierLineZ), std::abs(p.y())});
     lo = std::min(lo, p.x()), hi = std::max(hi, p.x());
     if (!std::isfinite(worst_line) || worst_line > 1e-3) break;

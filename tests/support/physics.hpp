@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cmath>
 // Helpers for physics tests, which run on every solver back-end through the Simulator interface
 // (DESIGN §1, §6): scenes built in code, the solver built by name, skipping with the reason when a
@@ -198,6 +199,15 @@ inline double lowest_vertex(const ModelBody& b, const BodyPose& pose) {
 
 /// Whether a joint's two frame origins coincide when the joint holds (not so for distance joints,
 /// whose anchors are `length` apart, nor prismatic and slider joints, which slide apart).
+/// The Peaucellier linkage's traced point P, as bar PA (body 5 of generate::peaucellier) carries it:
+/// its rest point at the bar's end, local z = −length/2.
+inline Vec3 peaucellier_traced_point(const Model& model, const std::vector<BodyPose>& poses) {
+  const int pa = 5;
+  double lo = 1e9, hi = -1e9;
+  for (const Vec3& v : model.bodies[pa].mesh->vertices) lo = std::min(lo, v.z()), hi = std::max(hi, v.z());
+  return world_point(poses[pa], Vec3(0, 0, -0.5 * (hi - lo)));
+}
+
 inline bool anchors_coincide(JointType type) {
   return type != JointType::distance && type != JointType::prismatic && type != JointType::slider;
 }
