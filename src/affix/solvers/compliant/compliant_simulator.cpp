@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "affix/error.hpp"
@@ -64,6 +65,7 @@ void CompliantSimulator::check_model(const Model& model) {
 SolverCapabilities CompliantSimulator::capabilities() {
   SolverCapabilities c;
   c.prescribed_motion = true;
+  c.joint_drives = true;  // drive_rows.hpp
   c.joints = {JointType::ball,      JointType::hinge,    JointType::universal, JointType::fixed,
               JointType::prismatic, JointType::slider,   JointType::distance,  JointType::cone_twist,
               JointType::cable};
@@ -110,8 +112,23 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : mod
     joints_.push_back(rj);
     joint_index_.push_back(static_cast<int>(k));
   }
+  // Motors and servos (drive_rows.hpp): one row each after the joint rows, on its joint's bodies.
+  drive_offset_ = J_.rows;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const std::optional<DriveRow> drive = drive_row(model_->joints[joint_index_[j]].def);
+    if (!drive) continue;
+    JointSlot slot = J_.slots[j];
+    slot.offset = J_.rows++;
+    slot.count = 1;
+    J_.slots.push_back(slot);
+    compliance_.push_back(drive->compliance(settings_.compliance));
+    damping_.push_back(drive->own_damping());
+    drives_.push_back(*drive);
+    drive_joint_.push_back(static_cast<int>(j));
+  }
+  held_.assign(drives_.size(), 0);
   J_.bodies = static_cast<int>(moving_.size());
-  J_.blocks.resize(joints_.size());
+  J_.blocks.resize(J_.slots.size());
   K_.resize(joints_.size());
   for (std::size_t j = 0; j < joints_.size(); ++j) K_[j].body = J_.slots[j].body;
   for (const ForceDef& f : model_->forces) {
@@ -167,6 +184,13 @@ void CompliantSimulator::evaluate_rows() {
     phi_.segment(J_.slots[j].offset, rj.count) = rows.value;
     J_.blocks[j][0] = rows.J1;
     J_.blocks[j][1] = rows.J2;
+  }
+  for (std::size_t d = 0; d < drives_.size(); ++d) {
+    const RigidJoint& rj = joints_[drive_joint_[d]];
+    const RigidRows rows = rigid_coordinate(rj, drives_[d].coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    phi_[drive_offset_ + d] = drives_[d].error(rows.value[0]);
+    J_.blocks[joints_.size() + d][0] = rows.J1;
+    J_.blocks[joints_.size() + d][1] = rows.J2;
   }
 }
 
@@ -317,40 +341,21 @@ bool CompliantSimulator::substep(double t, double h) {
       augmented_inverse_low_rank(Minv, terms_, h, W_dense_);
     }
   }
-  const auto apply_W = [&](const VecX& x) {
-    if (dense) return VecX(W_dense_ * x);
-    VecX y(6 * n);
-    for (int u = 0; u < n; ++u) y.segment<6>(6 * u) = W_[u] * x.segment<6>(6 * u);
-    return y;
-  };
-  // The reduced system (Eq. 3).
-  const VecX v_free = apply_W(free);
-  VecX b = -Gamma_.cwiseProduct(phi_) / h;
-  VecX Jv = VecX::Zero(J_.rows);
-  J_.multiply_add(v_free, Jv);
-  b -= Jv;
-  for (std::size_t j = 0; j < joints_.size(); ++j) {  // the prescribed side's velocity
-    const JointSlot& s = J_.slots[j];
-    const int body[2] = {joints_[j].body1, joints_[j].body2};
+  // The reduced system (Eq. 3): its right-hand side less −J M̃⁻¹(p + h f), which solve_rows adds.
+  VecX rhs = -Gamma_.cwiseProduct(phi_) / h;
+  for (std::size_t d = 0; d < drives_.size(); ++d) rhs[drive_offset_ + d] += drives_[d].target_rate();
+  for (std::size_t k = 0; k < J_.slots.size(); ++k) {  // the prescribed side's velocity (joints, then drives)
+    const JointSlot& s = J_.slots[k];
+    const RigidJoint& rj = joints_[k < joints_.size() ? k : drive_joint_[k - joints_.size()]];
+    const int body[2] = {rj.body1, rj.body2};
     for (int side = 0; side < 2; ++side)
       if (s.body[side] < 0 && body[side] >= 0) {
         Vec6 vd;
         vd << prescribed_v_[body[side]], prescribed_w_[body[side]];
-        b.segment(s.offset, s.count) -= J_.blocks[j][side] * vd;
+        rhs.segment(s.offset, s.count) -= J_.blocks[k][side] * vd;
       }
   }
-  const bool factorized = dense ? system_.factorize_dense(J_, W_dense_, S_) : system_.factorize(J_, W_, S_);
-  if (!factorized)
-    throw SimulationError("the reduced system (Andrews Eq. 3) is singular or not positive definite; give the joints "
-                          "compliance (settings.compliant.compliance) or use a stabilization without K̃");
-  mu_ = system_.solve(b);
-  mu_h_ = h;
-  VecX impulse = free;
-  J_.transpose_multiply_add(mu_, impulse);
-  const VecX v = apply_W(impulse);
-  // The residual of the rows' velocity equations, Jv₊ + Sμ = b + J v_free (relative).
-  VecX residual = S_.cwiseProduct(mu_) - b - Jv;
-  J_.multiply_add(v, residual);
+  const VecX v = solve_rows(free, rhs, h, dense);
   // New momenta M v₊ and poses.
   for (int u = 0; u < n; ++u) {
     RigidBody& body = bodies_[moving_[u]];
@@ -368,8 +373,77 @@ bool CompliantSimulator::substep(double t, double h) {
   check_finite();
   const bool projected = project_poses(h);
   evaluate_rows();
-  residual_ = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
   return projected;
+}
+
+VecX CompliantSimulator::apply_W(const VecX& x, bool dense) const {
+  if (dense) return W_dense_ * x;
+  VecX y(x.size());
+  for (std::size_t u = 0; u < W_.size(); ++u) y.segment<6>(6 * u) = W_[u] * x.segment<6>(6 * u);
+  return y;
+}
+
+VecX CompliantSimulator::solve_rows(const VecX& free, const VecX& rhs, double h, bool dense) {
+  // (S + J M̃⁻¹ Jᵀ) μ = rhs − J M̃⁻¹ free with each bounded drive's |μ| ≤ hF (drive_rows.hpp): the rows in
+  // held_ (kept from the last step: usually one pass) are known impulses ±hF, their J rows emptied and
+  // S = 1, so the system gives them μ = ±hF and the others μ against those impulses; then a free row
+  // past its bound is held and a held row whose own equation asks for less force than the bound (the
+  // sign of its residual w = J v₊ + Sμ − rhs against the push) is freed, until nothing changes.
+  int bounded = 0;
+  for (const DriveRow& d : drives_) bounded += d.bounded();
+  VecX v;
+  for (int pass = 0;; ++pass) {
+    VecX loaded = free;
+    std::vector<std::array<RigidBlock, 2>> kept;
+    for (std::size_t d = 0; d < drives_.size(); ++d) {
+      if (held_[d] == 0) continue;
+      const int r = drive_offset_ + static_cast<int>(d);
+      const std::size_t slot = joints_.size() + d;
+      const double impulse = held_[d] * h * drives_[d].max_force;
+      for (int side = 0; side < 2; ++side)
+        if (J_.slots[slot].body[side] >= 0)
+          loaded.segment<6>(6 * J_.slots[slot].body[side]) += J_.blocks[slot][side].row(0).transpose() * impulse;
+      kept.push_back(J_.blocks[slot]);
+      J_.blocks[slot][0].setZero();
+      J_.blocks[slot][1].setZero();
+      S_[r] = 1.0;
+    }
+    VecX b = rhs;
+    J_.multiply_add(-apply_W(loaded, dense), b);
+    for (std::size_t d = 0; d < drives_.size(); ++d)
+      if (held_[d] != 0) b[drive_offset_ + d] = held_[d] * h * drives_[d].max_force;
+    const bool factorized = dense ? system_.factorize_dense(J_, W_dense_, S_) : system_.factorize(J_, W_, S_);
+    for (std::size_t d = 0, k = 0; d < drives_.size(); ++d)  // the held rows back as they were
+      if (held_[d] != 0) {
+        J_.blocks[joints_.size() + d] = kept[k++];
+        const double C = compliance_[drive_offset_ + d], b_own = damping_[drive_offset_ + d];
+        S_[drive_offset_ + d] = C / (h * (h + C * b_own));
+      }
+    if (!factorized)
+      throw SimulationError("the reduced system (Andrews Eq. 3) is singular or not positive definite; give the joints "
+                            "compliance (settings.compliant.compliance) or use a stabilization without K̃");
+    mu_ = system_.solve(b);
+    VecX impulse = free;
+    J_.transpose_multiply_add(mu_, impulse);
+    v = apply_W(impulse, dense);
+    // The rows' velocity equations J v₊ + S μ = rhs (relative residual; a held row's is its bound's).
+    VecX residual = S_.cwiseProduct(mu_) - rhs;
+    J_.multiply_add(v, residual);
+    bool changed = false;
+    for (std::size_t d = 0; d < drives_.size(); ++d) {
+      const int r = drive_offset_ + static_cast<int>(d);
+      if (!drives_[d].bounded()) continue;
+      const double bound = h * drives_[d].max_force;
+      if (held_[d] == 0 && std::abs(mu_[r]) > bound) {
+        held_[d] = mu_[r] > 0.0 ? 1 : -1, changed = true;
+      } else if (held_[d] != 0 && held_[d] * residual[r] > 1e-12 * std::max(1.0, std::abs(rhs[r]))) {
+        held_[d] = 0, changed = true;
+      }
+      if (held_[d] != 0) residual[r] = 0.0;
+    }
+    residual_ = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
+    if (!changed || pass >= 2 * bounded + 2) return v;
+  }
 }
 
 double CompliantSimulator::rigid_error(const VecX& rows) const {
@@ -393,8 +467,9 @@ bool CompliantSimulator::project_poses(double h) {
   constexpr double kLeftOut = 1e30;
   VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / h;
   VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
-  for (int r = 0; r < J_.rows; ++r)
-    if (S[r] > kSpringCompliance) S[r] = kLeftOut;
+  for (int r = 0; r < J_.rows; ++r)  // and so are the motors and servos: velocity rows, PD springs
+    if (S[r] > kSpringCompliance || (r >= drive_offset_ && r < drive_offset_ + static_cast<int>(drives_.size())))
+      S[r] = kLeftOut;
   double first = -1.0;  // the largest row error the step left
   for (int it = 0; it < settings_.projection_iterations; ++it) {
     evaluate_rows();

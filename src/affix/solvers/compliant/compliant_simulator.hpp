@@ -29,6 +29,7 @@
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
 #include "affix/solvers/compliant/compliant_settings.hpp"
+#include "affix/solvers/compliant/drive_rows.hpp"
 #include "affix/solvers/compliant/reduced_system.hpp"
 #include "affix/solvers/rigid/rigid_body.hpp"
 
@@ -69,6 +70,11 @@ class CompliantSimulator final : public Simulator {
   /// each shortened by halving until it lowers the largest row error. False when it stalls: the rows
   /// still off by kProjectionTolerance after the last iteration.
   bool project_poses(double h);
+  /// y = M̃⁻¹x: the dense inverse (geometric stiffness) or the blocks W_.
+  VecX apply_W(const VecX& x, bool dense) const;
+  /// μ (mu_) of the reduced system with right-hand side rhs − J M̃⁻¹ free, the bounded drives' |μ| ≤ hF
+  /// kept by an active set (held_), and v₊ = M̃⁻¹(free + Jᵀμ), which it returns; sets residual_.
+  VecX solve_rows(const VecX& free, const VecX& rhs, double h, bool dense);
   /// One step of h from t (header comment); false when its projection stalled.
   bool substep(double t, double h);
   /// A substep of h at halving depth `depth`, restarted as two halves while its projection stalls.
@@ -85,6 +91,10 @@ class CompliantSimulator final : public Simulator {
   std::vector<int> joint_index_;         // their model indices
   std::vector<double> compliance_;       // per row
   std::vector<double> damping_;          // per row: its own damping b (N·s/m, N·m·s/rad; a cable DOF's), Eq. 14
+  std::vector<DriveRow> drives_;         // motors and servos (drive_rows.hpp), one row each
+  std::vector<int> drive_joint_;         // per drive: its joint in joints_
+  int drive_offset_ = 0;                 // the first drive row: the drives follow the joint rows
+  std::vector<int> held_;                // per drive: 0, or ±1 when held at ±hF (solve_rows; kept between steps)
   std::vector<Vec3> force_points_;       // rest-frame point of each force, relative to the body origin
   ConstraintJacobian J_;
   VecX phi_, mu_, S_, Gamma_;
