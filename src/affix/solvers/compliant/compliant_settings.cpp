@@ -25,7 +25,7 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices) {
 
 CompliantSettings read_compliant(const JsonReader& value) {
   const ObjectReader obj(value, {"stabilization", "inverse", "alpha", "translational_damping", "compliance",
-                                 "dense_rows", "projection_iterations"});
+                                 "dense_rows", "projection_iterations", "curvature"});
   CompliantSettings s;
   if (auto v = obj.find("stabilization")) s.stabilization = read_choice(*v, kStabilizations);
   if (auto v = obj.find("inverse")) s.inverse = read_choice(*v, kInverses);
@@ -34,6 +34,7 @@ CompliantSettings read_compliant(const JsonReader& value) {
   if (auto v = obj.find("compliance")) s.compliance = v->non_negative();
   if (auto v = obj.find("dense_rows")) s.dense_rows = v->integer_at_least(0);
   if (auto v = obj.find("projection_iterations")) s.projection_iterations = v->integer_at_least(0);
+  if (auto v = obj.find("curvature")) s.curvature = v->boolean();
   return s;
 }
 

@@ -41,6 +41,10 @@ struct CompliantSettings {
   /// −φ/h in the next step). 0: none. Off for extreme mass ratios: at 1,000,000:1 and h = 0.1 s the
   /// projection's M⁻¹-weighted moves of the light links destabilise the chain that the step alone keeps.
   int projection_iterations = 3;
+  /// Add each row's predicted second-order change over the step to its right-hand side
+  /// (row_curvature.hpp; not in Andrews 2017): the step then lands on its rows to second order and a
+  /// swinging load keeps its energy (Fig. 8). false: the paper's rows, linearised at the start.
+  bool curvature = true;
 
   friend bool operator==(const CompliantSettings&, const CompliantSettings&) = default;
 };

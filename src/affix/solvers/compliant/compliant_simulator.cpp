@@ -12,6 +12,7 @@
 #include "affix/joints/rigid_parts.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
+#include "affix/solvers/compliant/row_curvature.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
 
 namespace affix {
@@ -136,6 +137,9 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model) : mod
     force_points_.push_back(b.rotation.transpose() * (f.point.value_or(b.position) - b.position));
   }
   phi_.setZero(J_.rows);
+  curvature_.setZero(J_.rows);
+  next_pose_.resize(n_bodies);
+  next_velocity_.resize(n_bodies);
   mu_.setZero(J_.rows);
   S_.setZero(J_.rows);
   Gamma_.setOnes(J_.rows);
@@ -354,6 +358,21 @@ bool CompliantSimulator::substep(double t, double h) {
         vd << prescribed_v_[body[side]], prescribed_w_[body[side]];
         rhs.segment(s.offset, s.count) -= J_.blocks[k][side] * vd;
       }
+  }
+  if (settings_.curvature) {  // the rows' second-order change over the step (row_curvature.hpp)
+    for (std::size_t i = 0; i < bodies_.size(); ++i) {
+      const RigidBody& body = bodies_[i];
+      if (unknown_of_[i] < 0) continue;
+      const RigidDrift d = drift(body.c, body.q, body.v, body.omega, h);
+      next_pose_[i] = {d.c, d.q.toRotationMatrix()};
+      next_velocity_[i] << body.v, body.omega;
+    }
+    for (const auto& [i, pose] : prescribed_next) {
+      next_pose_[i] = pose;
+      next_velocity_[i] << prescribed_v_[i], prescribed_w_[i];
+    }
+    row_curvature(joints_, J_, phi_, next_pose_, next_velocity_, h, curvature_);
+    rhs.head(drive_offset_) -= Gamma_.head(drive_offset_).cwiseProduct(curvature_.head(drive_offset_)) / h;
   }
   const VecX v = solve_rows(free, rhs, h, dense);
   // New momenta M v₊ and poses.

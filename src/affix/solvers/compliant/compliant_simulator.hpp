@@ -95,6 +95,9 @@ class CompliantSimulator final : public Simulator {
   std::vector<int> drive_joint_;         // per drive: its joint in joints_
   int drive_offset_ = 0;                 // the first drive row: the drives follow the joint rows
   std::vector<int> held_;                // per drive: 0, or ±1 when held at ±hF (solve_rows; kept between steps)
+  std::vector<RigidPose> next_pose_;     // per model body: its pose after a drift at its velocity (row_curvature.hpp)
+  std::vector<Vec6> next_velocity_;      // per model body: that velocity (v, ω)
+  VecX curvature_;                       // per joint row: d of row_curvature.hpp
   std::vector<Vec3> force_points_;       // rest-frame point of each force, relative to the body origin
   ConstraintJacobian J_;
   VecX phi_, mu_, S_, Gamma_;
