@@ -266,7 +266,7 @@ SwingPeaks swing_peaks(const Scene& scene, double duration) {
 // Measured (examples/compliant/cable_load.json, peak kinetic energy of the first against the last 5 s):
 // the rows' drift is not what dissipates — 11.2 % with and without the projection, with and without the
 // curvature term once the projection is off — and the loss follows h (0.1 % at h = 0.001, 5.7 % at 0.005,
-// 11.2 % at 0.01) but hardly α (10.3 % at α = 10; α = 1000 diverges, as "none" does): the stability
+// 11.2 % at 0.01) and α only partly (8.2 % at α = 30; α ≥ 100 diverges, as "none" does): the stability
 // damping b′ of the bending and torsion rows, b′ ≈ h k′/2 with k′ from the cable's tension (h²k′/m′ ≫ 4α),
 // which the stabilization needs and which also damps the cable's slow transverse motion.
 TEST(CompliantPhysics, DISABLED_FlexibleCableLoadKeepsItsSwingWithConstraintSpaceDamping) {
