@@ -140,6 +140,36 @@ TEST(RigidJacobian, LimitCoordinatesMatchCentralDifferences) {
   }
 }
 
+TEST(RigidJacobian, DrivenCoordinatesMatchCentralDifferencesWithoutLimits) {
+  // rigid_coordinate: what a motor or servo drives (a hinge's twist, a prismatic joint's slide), on
+  // joints that limit nothing, so rigid_limit_coordinates has no row for it.
+  std::mt19937 rng(31);
+  const std::pair<JointType, RigidCoordinate> cases[] = {{JointType::hinge, RigidCoordinate::twist},
+                                                         {JointType::prismatic, RigidCoordinate::slide},
+                                                         {JointType::slider, RigidCoordinate::slide}};
+  for (const auto& [type, coordinate] : cases) {
+    for (int body2 : {1, -1}) {
+      for (int trial = 0; trial < 20; ++trial) {
+        const std::vector<ModelBody> bodies{random_body(rng), random_body(rng)};
+        const RigidJoint joint = rigid_joint(random_joint(type, false, body2, rng), bodies);
+        ASSERT_EQ(joint.limit_count, 0);
+        const RigidPose p1 = random_pose(rng), p2 = random_pose(rng);
+        const RigidRows rows = rigid_coordinate(joint, coordinate, p1, p2);
+        ASSERT_EQ(rows.value.size(), 1);
+        const int n = body2 < 0 ? 6 : 12;
+        MatX J(1, n);
+        J.leftCols(6) = rows.J1;
+        if (body2 >= 0) J.rightCols(6) = rows.J2;
+        const MatX fd = test::rigid_finite_differences(
+            [&](const RigidPose& q1, const RigidPose& q2) { return rigid_coordinate(joint, coordinate, q1, q2).value; },
+            p1, p2, 1, n);
+        ASSERT_GT(J.cwiseAbs().maxCoeff(), 1e-3);
+        EXPECT_TRUE(test::near_relative(J, fd, 1e-6)) << to_string(type) << " body2 " << body2 << " trial " << trial;
+      }
+    }
+  }
+}
+
 TEST(RigidJacobian, LimitAnglesReadTheConeTwistConvention) {
   // Body 1 turned by R_z(s2)·R_y(s1)·R_x(t) in joint-frame coordinates relative to body 2 (the world).
   std::mt19937 rng(5);

@@ -137,6 +137,15 @@ TEST_P(SolverRegistry, BuildsTheSettingsAndContactsItDeclaresAndRefusesTheOthers
   if (caps.supports(JointType::hinge))
     expect_built_or_refused(scene_from_json(nlohmann::json::object(), hinge), GetParam(), caps.joint_limits,
                             "joints[0].limits_deg");
+  nlohmann::json motor = joint_fields(JointType::hinge), servo = joint_fields(JointType::prismatic);
+  motor["motor"] = {{"velocity", 1.0}};
+  servo["servo"] = {{"stiffness", 100.0}};
+  if (caps.supports(JointType::hinge))
+    expect_built_or_refused(scene_from_json(nlohmann::json::object(), motor), GetParam(), caps.joint_drives,
+                            "joints[0].motor");
+  if (caps.supports(JointType::prismatic))
+    expect_built_or_refused(scene_from_json(nlohmann::json::object(), servo), GetParam(), caps.joint_drives,
+                            "joints[0].servo");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSolvers, SolverRegistry, ::testing::ValuesIn(solver_names()), test::SolverName());

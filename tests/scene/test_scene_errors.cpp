@@ -591,6 +591,29 @@ TEST(SceneErrors, BadCableJoints) {
                "unknown field for a cable joint");
 }
 
+TEST(SceneErrors, BadMotorsAndServos) {
+  const std::string hinge = R"({ "type": "hinge", "body1": "a", "body2": "b", "anchor": [0, 0, 0], "axis": [1, 0, 0])";
+  expect_error(joint_scene(hinge + R"(, "motor": { "max_force": 5 } })"), "joints[0].motor.velocity",
+               "required field");
+  expect_error(joint_scene(hinge + R"(, "motor": { "velocity": 1, "max_force": 0 } })"), "joints[0].motor.max_force",
+               "positive");
+  expect_error(joint_scene(hinge + R"(, "motor": { "velocity": 1, "speed": 2 } })"), "joints[0].motor.speed",
+               "unknown field");
+  expect_error(joint_scene(hinge + R"(, "servo": { "position": 1 } })"), "joints[0].servo.stiffness",
+               "required field");
+  expect_error(joint_scene(hinge + R"(, "servo": { "stiffness": -1 } })"), "joints[0].servo.stiffness", "positive");
+  expect_error(joint_scene(hinge + R"(, "servo": { "stiffness": 1, "damping": -1 } })"), "joints[0].servo.damping",
+               "non-negative");
+  expect_error(joint_scene(hinge + R"(, "motor": { "velocity": 1 }, "servo": { "stiffness": 1 } })"),
+               "joints[0].servo", "only one of motor and servo");
+  expect_error(joint_scene(R"({ "type": "ball", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
+                                "motor": { "velocity": 1 } })"),
+               "joints[0].motor", "unknown field for a ball joint");
+  expect_error(joint_scene(R"({ "type": "slider", "body1": "a", "body2": "b", "point": [0, 0, 0], "normal": [0, 0, 1],
+                                "servo": { "stiffness": 1 } })"),
+               "joints[0].servo", "only allowed with direction");
+}
+
 // ---------------------------------------------------------------- forces
 
 TEST(SceneErrors, ForceUnknownBody) {

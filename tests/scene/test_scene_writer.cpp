@@ -1,6 +1,7 @@
 // Saving a scene and loading it back gives the same scene; mesh paths stay valid wherever it is saved.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "affix/error.hpp"
@@ -124,6 +125,8 @@ void expect_same_joint(const JointDef& a, const JointDef& b) {
   EXPECT_EQ(a.collide_connected, b.collide_connected);
   EXPECT_EQ(a.stiffness, b.stiffness);
   EXPECT_EQ(a.damping, b.damping);
+  EXPECT_EQ(a.motor, b.motor);
+  EXPECT_EQ(a.servo, b.servo);
 }
 
 void expect_same_scene(const Scene& a, const Scene& b) {
@@ -166,6 +169,34 @@ TEST(SceneWriter, RoundTripOfEveryField) {
   const Scene loaded = load_scene(saved);
   EXPECT_EQ(loaded.name, "copy");
   expect_same_scene(original, loaded);
+}
+
+TEST(SceneWriter, RoundTripOfMotorsAndServos) {
+  TempDir dir;
+  const Scene original = load_scene(dir.write("in/drives.json", R"json({
+    "settings": { "solver": "compliant" },
+    "bodies": [ { "name": "a", "shape": { "box": [1, 1, 1] } },
+                { "name": "b", "shape": { "box": [1, 1, 1] }, "position": [2, 0, 0] },
+                { "name": "c", "shape": { "box": [1, 1, 1] }, "position": [4, 0, 0] } ],
+    "joints": [
+      { "type": "hinge", "body1": "a", "body2": "world", "anchor": [0, 0, 0], "axis": [0, 0, 1],
+        "motor": { "velocity": -2.5, "max_force": 40 } },
+      { "type": "prismatic", "body1": "b", "body2": "a", "anchor": [1, 0, 0], "axis": [1, 0, 0],
+        "servo": { "position": 0.25, "stiffness": 1e4, "damping": 30, "max_force": 500 } },
+      { "type": "slider", "body1": "c", "body2": "world", "point": [4, 0, 0], "direction": [0, 1, 0],
+        "motor": { "velocity": 1 } },
+      { "type": "hinge", "body1": "c", "body2": "b", "anchor": [3, 0, 0], "axis": [0, 1, 0],
+        "servo": { "stiffness": 7 } } ] })json"));
+  ASSERT_TRUE(original.joints[0].motor && original.joints[1].servo && original.joints[2].motor &&
+              original.joints[3].servo);
+  EXPECT_EQ(original.joints[0].motor->max_force, 40.0);
+  EXPECT_TRUE(std::isinf(original.joints[2].motor->max_force)) << "absent: unbounded";
+  EXPECT_EQ(original.joints[3].servo->position, 0.0);
+  EXPECT_EQ(original.joints[3].servo->damping, 0.0);
+  const auto saved = dir.path() / "out" / "drives.json";
+  std::filesystem::create_directories(saved.parent_path());
+  save_scene(original, saved);
+  expect_same_scene(original, load_scene(saved));
 }
 
 TEST(SceneWriter, RoundTripOfAnUnusualSceneBuiltInCode) {

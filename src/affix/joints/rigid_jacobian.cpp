@@ -193,19 +193,34 @@ RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const Rigi
   return rows.finish();
 }
 
+namespace {
+
+void add_coordinate(Rows& rows, RigidCoordinate coordinate, const Side& s2) {
+  switch (coordinate) {
+    case RigidCoordinate::twist: rows.angle(0); break;
+    case RigidCoordinate::swing1: rows.angle(1); break;
+    case RigidCoordinate::swing2: rows.angle(2); break;
+    case RigidCoordinate::slide: rows.dot2(s2.axes.col(0)); break;
+    case RigidCoordinate::length: rows.length(0.0); break;
+  }
+}
+
+}  // namespace
+
 RigidRows rigid_limit_coordinates(const RigidJoint& joint, const RigidPose& pose1, const RigidPose& pose2) {
   assert(joint.body1 >= 0);
   const Side s1 = side(joint.body1, joint.frame1, pose1), s2 = side(joint.body2, joint.frame2, pose2);
   Rows rows(joint.limit_count, s1, s2);
-  for (int k = 0; k < joint.limit_count; ++k) {
-    switch (joint.limits[k].coordinate) {
-      case RigidCoordinate::twist: rows.angle(0); break;
-      case RigidCoordinate::swing1: rows.angle(1); break;
-      case RigidCoordinate::swing2: rows.angle(2); break;
-      case RigidCoordinate::slide: rows.dot2(s2.axes.col(0)); break;
-      case RigidCoordinate::length: rows.length(0.0); break;
-    }
-  }
+  for (int k = 0; k < joint.limit_count; ++k) add_coordinate(rows, joint.limits[k].coordinate, s2);
+  return rows.finish();
+}
+
+RigidRows rigid_coordinate(const RigidJoint& joint, RigidCoordinate coordinate, const RigidPose& pose1,
+                           const RigidPose& pose2) {
+  assert(joint.body1 >= 0);
+  const Side s1 = side(joint.body1, joint.frame1, pose1), s2 = side(joint.body2, joint.frame2, pose2);
+  Rows rows(1, s1, s2);
+  add_coordinate(rows, coordinate, s2);
   return rows.finish();
 }
 

@@ -105,4 +105,9 @@ RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const Rigi
 /// The limited coordinates s of the joint (one row per limit, in `limits` order) and their Jacobians.
 RigidRows rigid_limit_coordinates(const RigidJoint& joint, const RigidPose& pose1, const RigidPose& pose2);
 
+/// One coordinate s of the joint and its Jacobian (one row), limited or not: what a motor or a servo
+/// drives (a hinge's twist, a prismatic joint's or a line slider's slide).
+RigidRows rigid_coordinate(const RigidJoint& joint, RigidCoordinate coordinate, const RigidPose& pose1,
+                           const RigidPose& pose2);
+
 }  // namespace affix

@@ -20,6 +20,7 @@ struct SolverCapabilities {
   bool intersection_free = false;   ///< no interpenetration, ever (a guarantee, not a tendency)
   bool prescribed_motion = false;   ///< fixed and kinematic bodies
   bool joint_limits = false;        ///< hinge, prismatic, slider, cone-twist and distance limits
+  bool joint_drives = false;        ///< joints[].motor and joints[].servo (velocity motors, PD servos)
   bool bdf2 = false;                ///< settings.integrator "bdf2"
   bool damping = false;             ///< Rayleigh damping of contacts and limits
   bool state_edits = false;         ///< set_state, apply_force and kinematic targets between steps

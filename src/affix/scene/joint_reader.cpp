@@ -29,13 +29,13 @@ std::vector<std::string_view> allowed_fields(JointType type) {
   const auto add = [&](std::initializer_list<std::string_view> more) { fields.insert(fields.end(), more); };
   switch (type) {
     case JointType::ball: add({"anchor"}); break;
-    case JointType::hinge: add({"anchor", "axis", "limits_deg"}); break;
-    case JointType::prismatic: add({"anchor", "axis", "limits"}); break;
+    case JointType::hinge: add({"anchor", "axis", "limits_deg", "motor", "servo"}); break;
+    case JointType::prismatic: add({"anchor", "axis", "limits", "motor", "servo"}); break;
     case JointType::universal: add({"anchor", "axes"}); break;
     case JointType::fixed: add({"anchor"}); break;
     case JointType::cone_twist: add({"anchor", "frame", "limits_deg"}); break;
     case JointType::distance: add({"anchor1", "anchor2", "length", "min", "max"}); break;
-    case JointType::slider: add({"point", "normal", "direction", "limits"}); break;
+    case JointType::slider: add({"point", "normal", "direction", "limits", "motor", "servo"}); break;
     case JointType::cable: add({"anchor", "axis", "axial", "shear", "bending", "torsion"}); break;
   }
   return fields;
@@ -178,6 +178,33 @@ void read_cable(const ObjectReader& obj, JointDef& joint) {
   if (auto v = obj.find("torsion")) read_cable_dof(*v, joint.torsion);
 }
 
+/// `motor` {velocity, max_force} or `servo` {position, stiffness, damping, max_force} on the joint's
+/// free coordinate (scene.hpp): a hinge's angle, a prismatic joint's or a line slider's slide. One at
+/// most: a velocity row and a PD row on the same coordinate would fight.
+void read_drive(const ObjectReader& obj, JointDef& joint) {
+  const auto motor = obj.find("motor"), servo = obj.find("servo");
+  if (motor && servo) servo->fail("expected only one of motor and servo, got both");
+  const auto drive = motor ? motor : servo;
+  if (!drive) return;
+  if (joint.type == JointType::slider && !joint.direction)
+    drive->fail("only allowed with direction (a plane slider has two free coordinates)");
+  if (motor) {
+    const ObjectReader m(*motor, {"velocity", "max_force"});
+    MotorDef def;
+    def.velocity = m.at("velocity").number();
+    if (auto v = m.find("max_force")) def.max_force = v->positive();
+    joint.motor = def;
+  } else {
+    const ObjectReader m(*servo, {"position", "stiffness", "damping", "max_force"});
+    ServoDef def;
+    if (auto v = m.find("position")) def.position = v->number();
+    def.stiffness = m.at("stiffness").positive();
+    if (auto v = m.find("damping")) def.damping = v->non_negative();
+    if (auto v = m.find("max_force")) def.max_force = v->positive();
+    joint.servo = def;
+  }
+}
+
 void read_type_fields(const ObjectReader& obj, JointDef& joint, const std::string& what) {
   switch (joint.type) {
     case JointType::ball:
@@ -235,6 +262,7 @@ JointDef read_joint(const JsonReader& value, int index, const BodyNames& bodies)
   if (auto v = obj.find("name")) joint.name = v->name();
   read_bodies(obj, bodies, joint);
   read_type_fields(obj, joint, what);
+  read_drive(obj, joint);
   if (auto v = obj.find("collide_connected")) joint.collide_connected = v->boolean();
   if (auto v = obj.find("stiffness")) joint.stiffness = v->positive();
   if (auto v = obj.find("damping")) joint.damping = v->non_negative();

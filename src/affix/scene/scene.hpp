@@ -160,6 +160,25 @@ struct CableDof {
   friend bool operator==(const CableDof&, const CableDof&) = default;
 };
 
+/// A velocity motor on a joint's one free coordinate s (hinge: the angle about `axis`, rad; prismatic,
+/// and slider along `direction`: the slide, m), as Bullet's joint motors and MuJoCo's velocity
+/// actuators: the row ṡ = velocity, its force (N·m or N) bounded by ±max_force.
+struct MotorDef {
+  double velocity = 0.0;  ///< target ṡ, rad/s or m/s
+  double max_force = std::numeric_limits<double>::infinity();  ///< N·m or N, > 0; absent: unbounded
+  friend bool operator==(const MotorDef&, const MotorDef&) = default;
+};
+
+/// An implicit PD servo on the same coordinate (MuJoCo's position actuator, Bullet's servo): the
+/// force −stiffness·(s − position) − damping·ṡ, evaluated at the end of the step.
+struct ServoDef {
+  double position = 0.0;   ///< set point s*, rad or m from the initial configuration (s = 0 at t = 0)
+  double stiffness = 0.0;  ///< k, N·m/rad or N/m, > 0
+  double damping = 0.0;    ///< d, N·m·s/rad or N·s/m, ≥ 0
+  double max_force = std::numeric_limits<double>::infinity();  ///< N·m or N, > 0; absent: unbounded
+  friend bool operator==(const ServoDef&, const ServoDef&) = default;
+};
+
 struct AngleRange {               ///< degrees in the file, radians here
   double min = 0.0;
   double max = 0.0;
@@ -200,6 +219,9 @@ struct JointDef {
   CableDof shear{1e12, 0.0};       ///< sideways slip, both directions across the axis
   CableDof bending{10.0, 0.0};     ///< rotation about the two axes across the cable
   CableDof torsion{10.0, 0.0};     ///< twist about the axis
+  // hinge, prismatic, slider with `direction`: at most one drive of the joint's free coordinate.
+  std::optional<MotorDef> motor;
+  std::optional<ServoDef> servo;
 };
 
 // ---------------------------------------------------------------- forces

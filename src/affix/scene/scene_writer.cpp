@@ -172,6 +172,14 @@ json joint_json(const JointDef& d) {
   add_type_fields(d, j);
   if (d.stiffness) j["stiffness"] = *d.stiffness;
   if (d.damping) j["damping"] = *d.damping;
+  if (d.motor) {
+    j["motor"] = json{{"velocity", d.motor->velocity}};
+    if (std::isfinite(d.motor->max_force)) j["motor"]["max_force"] = d.motor->max_force;  // absent: unbounded
+  }
+  if (d.servo) {
+    j["servo"] = json{{"position", d.servo->position}, {"stiffness", d.servo->stiffness}, {"damping", d.servo->damping}};
+    if (std::isfinite(d.servo->max_force)) j["servo"]["max_force"] = d.servo->max_force;
+  }
   return j;
 }
 

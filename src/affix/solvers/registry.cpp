@@ -67,16 +67,20 @@ void check_solver_settings(const Model& model) {
 
 /// A joint type the chosen solver does not declare (SolverCapabilities::joints) is refused here, once
 /// for every back-end, naming the joint's JSON path: the solvers that predate a type (the `cable`
-/// joint, which only `compliant` keeps) then never see it.
+/// joint, which only `compliant` keeps) then never see it. So are motors and servos
+/// (SolverCapabilities::joint_drives), naming `joints[i].motor` or `joints[i].servo`.
 void refuse_unsupported_joints(const Model& model) {
   const auto known = std::find(std::begin(kSolverNames), std::end(kSolverNames), model.settings.solver);
   if (known == std::end(kSolverNames)) return;  // unknown_solver() reports it
   const SolverCapabilities caps = solver_capabilities(model.settings.solver);
   for (std::size_t k = 0; k < model.joints.size(); ++k) {
-    const JointType type = model.joints[k].def.type;
-    if (caps.supports(type)) continue;
-    throw InputError(model.file.string() + ": joints[" + std::to_string(k) + "].type: the " + model.settings.solver +
-                     " solver has no " + to_string(type) + " joint");
+    const JointDef& def = model.joints[k].def;
+    const std::string path = model.file.string() + ": joints[" + std::to_string(k) + "]";
+    if (!caps.supports(def.type))
+      throw InputError(path + ".type: the " + model.settings.solver + " solver has no " + to_string(def.type) + " joint");
+    if (!caps.joint_drives && (def.motor || def.servo))
+      throw InputError(path + (def.motor ? ".motor" : ".servo") + ": the " + model.settings.solver +
+                       " solver has no joint motors or servos (use the compliant solver, or remove it)");
   }
 }
 

@@ -25,16 +25,75 @@ SparseVector place(const Vec12& x, const std::array<int, 2>& body, double scale)
   return out;
 }
 
-/// inv ← (A + u vᵀ)⁻¹ for inv = A⁻¹ (Sherman–Morrison), u and v sparse.
-void sherman_morrison(MatX& inv, const SparseVector& u, const SparseVector& v, VecX& inv_u, VecX& vt_inv) {
+/// Which 6 × 6 blocks of the inverse being updated may be non-zero (body pairs), kept symmetric: M⁻¹ is
+/// block-diagonal, and a term's update fills only the blocks between the bodies its two vectors reach.
+class BlockPattern {
+ public:
+  explicit BlockPattern(int bodies) : n_(bodies), linked_(static_cast<std::size_t>(bodies) * bodies, 0), of_(bodies) {
+    for (int b = 0; b < bodies; ++b) link(b, b);
+  }
+  /// The bodies whose blocks with b may be non-zero.
+  const std::vector<int>& of(int b) const { return of_[b]; }
+  void link(int a, int b) {
+    char& ab = linked_[static_cast<std::size_t>(a) * n_ + b];
+    if (ab) return;
+    ab = linked_[static_cast<std::size_t>(b) * n_ + a] = 1;
+    of_[a].push_back(b);
+    if (a != b) of_[b].push_back(a);
+  }
+
+ private:
+  int n_;
+  std::vector<char> linked_;
+  std::vector<std::vector<int>> of_;
+};
+
+/// The block rows (or columns) of A⁻¹x for a sparse x: the bodies linked to the bodies x touches.
+void reach(const SparseVector& x, const BlockPattern& pattern, std::vector<char>& mark, std::vector<int>& out) {
+  for (int b : out) mark[b] = 0;
+  out.clear();
+  for (int k = 0; k < x.size; ++k)
+    for (int b : pattern.of(x.index[k] / 6))
+      if (!mark[b]) mark[b] = 1, out.push_back(b);
+}
+
+/// Workspace of the updates: the reached blocks and A⁻¹u, vᵀA⁻¹ on them.
+struct Updates {
+  explicit Updates(int bodies) : pattern(bodies), row_mark(bodies, 0), col_mark(bodies, 0), inv_u(6 * bodies), vt_inv(6 * bodies) {}
+  BlockPattern pattern;
+  std::vector<char> row_mark, col_mark;
+  std::vector<int> rows, cols;
+  VecX inv_u, vt_inv;
+};
+
+/// inv ← (A + u vᵀ)⁻¹ for inv = A⁻¹ (Sherman–Morrison), u and v sparse. Only the blocks the pattern
+/// allows are read and written: A⁻¹u lives on the block rows linked to u's bodies, vᵀA⁻¹ on the block
+/// columns linked to v's, and the rank-1 correction on their product. On a cable of ball joints, whose
+/// K̃ blocks sit on the diagonal (Andrews Eq. 4), every update stays inside one body's block: O(1) each
+/// instead of the O(N²) of a dense update.
+void sherman_morrison(MatX& inv, const SparseVector& u, const SparseVector& v, Updates& w) {
   if (u.size == 0 || v.size == 0) return;
-  inv_u.setZero();
-  vt_inv.setZero();
-  for (int k = 0; k < u.size; ++k) inv_u += u.value[k] * inv.col(u.index[k]);
-  for (int k = 0; k < v.size; ++k) vt_inv += v.value[k] * inv.row(v.index[k]).transpose();
+  reach(u, w.pattern, w.row_mark, w.rows);
+  reach(v, w.pattern, w.col_mark, w.cols);
+  for (int r : w.rows) {
+    Vec6 x = Vec6::Zero();
+    for (int k = 0; k < u.size; ++k) x += u.value[k] * inv.block<6, 1>(6 * r, u.index[k]);
+    w.inv_u.segment<6>(6 * r) = x;
+  }
+  for (int c : w.cols) {
+    Vec6 y = Vec6::Zero();
+    for (int k = 0; k < v.size; ++k) y += v.value[k] * inv.block<1, 6>(v.index[k], 6 * c).transpose();
+    w.vt_inv.segment<6>(6 * c) = y;
+  }
   double denominator = 1.0;
-  for (int k = 0; k < v.size; ++k) denominator += v.value[k] * inv_u[v.index[k]];
-  inv.noalias() -= (inv_u / denominator) * vt_inv.transpose();
+  for (int k = 0; k < v.size; ++k)
+    if (w.row_mark[v.index[k] / 6]) denominator += v.value[k] * w.inv_u[v.index[k]];  // else A⁻¹u is 0 there
+  for (int r : w.rows) {
+    const Vec6 x = w.inv_u.segment<6>(6 * r) / denominator;
+    for (int c : w.cols) inv.block<6, 6>(6 * r, 6 * c).noalias() -= x * w.vt_inv.segment<6>(6 * c).transpose();
+  }
+  for (int r : w.rows)
+    for (int c : w.cols) w.pattern.link(r, c);
 }
 
 }  // namespace
@@ -58,11 +117,11 @@ void augmented_inverse_low_rank(const std::vector<Mat6>& Minv, const std::vector
   const int n = 6 * static_cast<int>(Minv.size());
   out.setZero(n, n);
   for (std::size_t b = 0; b < Minv.size(); ++b) out.block<6, 6>(6 * b, 6 * b) = Minv[b];
-  VecX inv_u(n), vt_inv(n);
+  Updates w(static_cast<int>(Minv.size()));
   const double scale = -0.5 * h * h;  // M̃ = M − h²·½(a bᵀ + b aᵀ), summed over the terms
   for (const PlacedTerm& t : terms) {
-    sherman_morrison(out, place(t.term.a, t.body, scale), place(t.term.b, t.body, 1.0), inv_u, vt_inv);
-    sherman_morrison(out, place(t.term.b, t.body, scale), place(t.term.a, t.body, 1.0), inv_u, vt_inv);
+    sherman_morrison(out, place(t.term.a, t.body, scale), place(t.term.b, t.body, 1.0), w);
+    sherman_morrison(out, place(t.term.b, t.body, scale), place(t.term.a, t.body, 1.0), w);
   }
 }
 

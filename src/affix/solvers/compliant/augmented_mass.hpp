@@ -4,8 +4,14 @@
 //   full rank  M̃ assembled (block-diagonal M, each joint's K̃ on its bodies' blocks) and inverted by a
 //              dense LDLT factorisation: O(N³) for N = 6 × bodies;
 //   low rank   M⁻¹ (block-diagonal, inverted body by body) updated by one Sherman–Morrison step per
-//              rank-1 term of K̃ (Eq. 6, Appendix B, geometric_stiffness.hpp): O(N²) per term, with
-//              M̃⁻¹u and vᵀM̃⁻¹ read from the ≤ 12 columns and rows the sparse term touches.
+//              rank-1 term of K̃ (Eq. 6, Appendix B, geometric_stiffness.hpp), with M̃⁻¹u and vᵀM̃⁻¹ read
+//              from the ≤ 12 columns and rows the sparse term touches, and only the 6 × 6 blocks that
+//              can be non-zero read and written ("the matrix-vector products of Eq. 6 are computed
+//              efficiently by exploiting the sparsity", §3.2): a block pattern of body pairs starts
+//              block-diagonal and grows by the pairs each update couples. A ball joint's K̃ has only
+//              diagonal blocks (Eq. 4), so a cable of ball joints stays block-diagonal and costs O(1) per
+//              term, O(n) in all; a hinge or universal joint's dot-1 rows couple their two bodies
+//              (Eq. 25), so a cable of them fills in as the updates walk down it: Σ_k O(k²) per term.
 // Both use the symmetric part of K̃ (Tournier 2015, Andrews §1.2), so M̃ and the reduced system are
 // symmetric; a term a bᵀ enters as the two updates −½h² a bᵀ and −½h² b aᵀ.
 #include <array>

@@ -26,7 +26,7 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices) {
 CompliantSettings read_compliant(const JsonReader& value) {
   const ObjectReader obj(value, {"stabilization", "inverse", "alpha", "translational_damping", "compliance",
                                  "dense_rows", "projection_iterations", "pgs_iterations", "pgs_tolerance",
-                                 "restitution", "slack_cables"});
+                                 "restitution", "slack_cables", "curvature"});
   CompliantSettings s;
   if (auto v = obj.find("stabilization")) s.stabilization = read_choice(*v, kStabilizations);
   if (auto v = obj.find("inverse")) s.inverse = read_choice(*v, kInverses);
@@ -42,6 +42,7 @@ CompliantSettings read_compliant(const JsonReader& value) {
     s.restitution = v->number();
     if (!(s.restitution >= 0.0 && s.restitution <= 1.0)) v->expected("a number in [0, 1]");
   }
+  if (auto v = obj.find("curvature")) s.curvature = v->boolean();
   return s;
 }
 

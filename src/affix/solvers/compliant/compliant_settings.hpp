@@ -52,6 +52,10 @@ struct CompliantSettings {
   /// the mixed LCP instead of a bilateral one. Stretch is body1's side moving away from the anchor along
   /// the joint's axis (the side read from body1's centre of mass at t = 0).
   bool slack_cables = false;
+  /// Add each row's predicted second-order change over the step to its right-hand side
+  /// (row_curvature.hpp; not in Andrews 2017): the step then lands on its rows to second order and a
+  /// swinging load keeps its energy (Fig. 8). false: the paper's rows, linearised at the start.
+  bool curvature = true;
 
   friend bool operator==(const CompliantSettings&, const CompliantSettings&) = default;
 };

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "affix/error.hpp"
@@ -11,6 +12,7 @@
 #include "affix/joints/rigid_parts.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
+#include "affix/solvers/compliant/row_curvature.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
 
 namespace affix {
@@ -59,6 +61,7 @@ SolverCapabilities CompliantSimulator::capabilities() {
   c.body_contact = true;
   c.friction = true;
   c.joint_limits = true;
+  c.joint_drives = true;  // drive_rows.hpp
   c.joints = {JointType::ball,      JointType::hinge,    JointType::universal, JointType::fixed,
               JointType::prismatic, JointType::slider,   JointType::distance,  JointType::cone_twist,
               JointType::cable};
@@ -124,13 +127,36 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     joint_index_.push_back(static_cast<int>(k));
     slack_.push_back(slack);
   }
+  // Motors and servos (drive_rows.hpp): an unbounded one is a bilateral row after the joint rows, on its
+  // joint's bodies; one with max_force a box-bounded row of the mixed LCP (BoundedDrive).
+  drive_offset_ = J_.rows;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const std::optional<DriveRow> drive = drive_row(model_->joints[joint_index_[j]].def);
+    if (!drive) continue;
+    if (drive->bounded()) {
+      BoundedDrive bd;
+      bd.drive = *drive;
+      bd.joint = static_cast<int>(j);
+      bd.body = J_.slots[j].body;
+      bounded_.push_back(bd);
+      continue;
+    }
+    JointSlot slot = J_.slots[j];
+    slot.offset = J_.rows++;
+    slot.count = 1;
+    J_.slots.push_back(slot);
+    compliance_.push_back(drive->compliance(settings_.compliance));
+    damping_.push_back(drive->own_damping());
+    drives_.push_back(*drive);
+    drive_joint_.push_back(static_cast<int>(j));
+  }
   J_.bodies = static_cast<int>(moving_.size());
   limit_lambda_.assign(6 * joints_.size(), 0.0);
   may_touch_ = model_->ground.has_value();
   for (int i = 0; i < n_bodies && !may_touch_; ++i)
     for (int k = i + 1; k < n_bodies && !may_touch_; ++k)
       may_touch_ = (unknown_of_[i] >= 0 || unknown_of_[k] >= 0) && model_->may_collide(i, k);
-  J_.blocks.resize(joints_.size());
+  J_.blocks.resize(J_.slots.size());
   K_.resize(joints_.size());
   for (std::size_t j = 0; j < joints_.size(); ++j) K_[j].body = J_.slots[j].body;
   for (const ForceDef& f : model_->forces) {
@@ -138,6 +164,9 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     force_points_.push_back(b.rotation.transpose() * (f.point.value_or(b.position) - b.position));
   }
   phi_.setZero(J_.rows);
+  curvature_.setZero(J_.rows);
+  next_pose_.resize(n_bodies);
+  next_velocity_.resize(n_bodies);
   mu_.setZero(J_.rows);
   S_.setZero(J_.rows);
   Gamma_.setOnes(J_.rows);
@@ -201,6 +230,20 @@ void CompliantSimulator::evaluate_rows() {
     } else {
       J_.blocks[j][1].resize(0, 6);
     }
+  }
+  for (std::size_t d = 0; d < drives_.size(); ++d) {
+    const RigidJoint& rj = joints_[drive_joint_[d]];
+    const RigidRows rows = rigid_coordinate(rj, drives_[d].coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    phi_[drive_offset_ + d] = drives_[d].error(rows.value[0]);
+    J_.blocks[joints_.size() + d][0] = rows.J1;
+    J_.blocks[joints_.size() + d][1] = rows.J2;
+  }
+  for (BoundedDrive& bd : bounded_) {
+    const RigidJoint& rj = joints_[bd.joint];
+    const RigidRows rows = rigid_coordinate(rj, bd.drive.coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    bd.phi = bd.drive.error(rows.value[0]);
+    bd.J[0] = rows.J1.row(0).transpose();
+    bd.J[1] = rows.J2.rows() > 0 ? Vec6(rows.J2.row(0).transpose()) : Vec6::Zero();
   }
 }
 
@@ -273,6 +316,8 @@ StepStats CompliantSimulator::step() {
     stats.potential_energy -= body.mass * model_->settings.gravity.dot(body.c);
   }
   for (int r = 0; r < J_.rows; ++r) stats.potential_energy += 0.5 * compliance_[r] * (mu_[r] / mu_h_) * (mu_[r] / mu_h_);
+  for (const BoundedDrive& bd : bounded_)  // a bounded servo's spring (a motor's rigid C stores ~nothing)
+    stats.potential_energy += 0.5 * bd.drive.compliance(settings_.compliance) * bd.force * bd.force;
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }
@@ -378,28 +423,44 @@ bool CompliantSimulator::substep(double t, double h) {
       augmented_inverse_low_rank(Minv, terms_, h, W_dense_);
     }
   }
-  const auto apply_W = [&](const VecX& x) {
-    if (dense) return VecX(W_dense_ * x);
-    VecX y(6 * n);
-    for (int u = 0; u < n; ++u) y.segment<6>(6 * u) = W_[u] * x.segment<6>(6 * u);
-    return y;
-  };
-  // The reduced system (Eq. 3).
-  const VecX v_free = apply_W(free);
-  VecX b = -Gamma_.cwiseProduct(phi_) / h;
-  VecX Jv = VecX::Zero(J_.rows);
-  J_.multiply_add(v_free, Jv);
-  b -= Jv;
-  for (std::size_t j = 0; j < joints_.size(); ++j) {  // the prescribed side's velocity
-    const JointSlot& s = J_.slots[j];
-    const int body[2] = {joints_[j].body1, joints_[j].body2};
+  // The reduced system (Eq. 3): A μ = b, b = rhs − J v_free, v_free = M̃⁻¹(p + h f).
+  VecX rhs = -Gamma_.cwiseProduct(phi_) / h;
+  for (std::size_t d = 0; d < drives_.size(); ++d) rhs[drive_offset_ + d] += drives_[d].target_rate();
+  for (std::size_t k = 0; k < J_.slots.size(); ++k) {  // the prescribed side's velocity (joints, then drives)
+    const JointSlot& s = J_.slots[k];
+    const RigidJoint& rj = joints_[k < joints_.size() ? k : drive_joint_[k - joints_.size()]];
+    const int body[2] = {rj.body1, rj.body2};
     for (int side = 0; side < 2; ++side)
       if (s.body[side] < 0 && body[side] >= 0) {
         Vec6 vd;
         vd << prescribed_v_[body[side]], prescribed_w_[body[side]];
-        b.segment(s.offset, s.count) -= J_.blocks[j][side] * vd;
+        rhs.segment(s.offset, s.count) -= J_.blocks[k][side] * vd;
       }
   }
+  if (settings_.curvature) {  // the rows' second-order change over the step (row_curvature.hpp)
+    for (std::size_t i = 0; i < bodies_.size(); ++i) {
+      const RigidBody& body = bodies_[i];
+      if (unknown_of_[i] < 0) continue;
+      const RigidDrift d = drift(body.c, body.q, body.v, body.omega, h);
+      next_pose_[i] = {d.c, d.q.toRotationMatrix()};
+      next_velocity_[i] << body.v, body.omega;
+    }
+    for (const auto& [i, pose] : prescribed_next) {
+      next_pose_[i] = pose;
+      next_velocity_[i] << prescribed_v_[i], prescribed_w_[i];
+    }
+    row_curvature(joints_, J_, phi_, next_pose_, next_velocity_, h, curvature_);
+    rhs.head(drive_offset_) -= Gamma_.head(drive_offset_).cwiseProduct(curvature_.head(drive_offset_)) / h;
+  }
+  VecX v_free(6 * n);
+  if (dense) {
+    v_free = W_dense_ * free;
+  } else {
+    for (int u = 0; u < n; ++u) v_free.segment<6>(6 * u) = W_[u] * free.segment<6>(6 * u);
+  }
+  VecX Jv = VecX::Zero(J_.rows);
+  J_.multiply_add(v_free, Jv);
+  const VecX b = rhs - Jv;
   const bool factorized = dense ? system_.factorize_dense(J_, W_dense_, S_) : system_.factorize(J_, W_, S_);
   if (!factorized)
     throw SimulationError("the reduced system (Andrews Eq. 3) is singular or not positive definite; give the joints "
@@ -414,6 +475,7 @@ bool CompliantSimulator::substep(double t, double h) {
   }
   for (const auto& [i, pose] : prescribed_next) preview[i] = pose;
   build_unilateral_rows(h, v_free, preview);
+  append_drive_rows(h);
   VecX v = v_free;
   const MixedLcpResult lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_,
                                         settings_.pgs_iterations, settings_.pgs_tolerance);
@@ -424,6 +486,7 @@ bool CompliantSimulator::substep(double t, double h) {
   // The residual of the rows' velocity equations, Jv₊ + Sμ = b + J v_free (relative).
   VecX residual = S_.cwiseProduct(mu_) - b - Jv;
   J_.multiply_add(v, residual);
+  residual_ = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
   // New momenta M v₊ and poses.
   for (int u = 0; u < n; ++u) {
     RigidBody& body = bodies_[moving_[u]];
@@ -441,7 +504,6 @@ bool CompliantSimulator::substep(double t, double h) {
   check_finite();
   const bool projected = project_poses(h);
   evaluate_rows();
-  residual_ = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
   return projected;
 }
 
@@ -470,8 +532,9 @@ bool CompliantSimulator::project_poses(double h) {
   constexpr double kLeftOut = 1e30;
   VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / h;
   VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
-  for (int r = 0; r < J_.rows; ++r)
-    if (S[r] > kSpringCompliance) S[r] = kLeftOut;
+  for (int r = 0; r < J_.rows; ++r)  // and so are the motors and servos: velocity rows, PD springs
+    if (S[r] > kSpringCompliance || (r >= drive_offset_ && r < drive_offset_ + static_cast<int>(drives_.size())))
+      S[r] = kLeftOut;
   const auto row_error = [&](VecX& rows) {  // target − φ, the left-out rows zeroed; and its largest entry
     rows = target - phi_;
     for (int r = 0; r < J_.rows; ++r)

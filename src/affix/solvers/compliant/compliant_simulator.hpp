@@ -22,6 +22,7 @@
 // decade below where the step left it, is restarted from its initial state as two half steps,
 // recursively down to h/64: each half quarters the drift. Halvings are counted in stats.csv's
 // `warnings`; `iterations` counts the substeps' linear solves.
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -30,6 +31,7 @@
 #include "affix/solvers/compliant/augmented_mass.hpp"
 #include "affix/solvers/compliant/compliant_settings.hpp"
 #include "affix/solvers/compliant/mixed_lcp.hpp"
+#include "affix/solvers/compliant/drive_rows.hpp"
 #include "affix/solvers/compliant/reduced_system.hpp"
 #include "affix/solvers/rigid/collision_detection.hpp"
 #include "affix/solvers/rigid/rigid_body.hpp"
@@ -91,6 +93,26 @@ class CompliantSimulator final : public Simulator {
   std::vector<int> joint_index_;         // their model indices
   std::vector<double> compliance_;       // per row
   std::vector<double> damping_;          // per row: its own damping b (N·s/m, N·m·s/rad; a cable DOF's), Eq. 14
+  std::vector<DriveRow> drives_;         // unbounded motors and servos (drive_rows.hpp): bilateral rows of J_
+  std::vector<int> drive_joint_;         // per drive: its joint in joints_
+  int drive_offset_ = 0;                 // the first drive row: the drives follow the joint rows
+  /// A drive with `max_force` F: a box-bounded unilateral row of the mixed LCP, |λ| ≤ hF in its impulse
+  /// units (mixed_lcp.hpp), kept out of J_. Its row at the current poses and its last impulse.
+  struct BoundedDrive {
+    DriveRow drive;
+    int joint = 0;                 // in joints_
+    std::array<int, 2> body{-1, -1};  // unknowns
+    double phi = 0.0;              // φ = drive.error(s)
+    std::array<Vec6, 2> J{Vec6::Zero(), Vec6::Zero()};
+    double force = 0.0;            // λ (N·m or N) of the last solve: the next one's warm start hλ
+  };
+  std::vector<BoundedDrive> bounded_;
+  /// The bounded drives as rows of the step (rates; S and Γ of Eq. 14–17 from the drive's C and d),
+  /// appended to unilateral_ (compliant_unilateral.cpp).
+  void append_drive_rows(double h);
+  std::vector<RigidPose> next_pose_;     // per model body: its pose after a drift at its velocity (row_curvature.hpp)
+  std::vector<Vec6> next_velocity_;      // per model body: that velocity (v, ω)
+  VecX curvature_;                       // per joint row: d of row_curvature.hpp
   std::vector<Vec3> force_points_;       // rest-frame point of each force, relative to the body origin
   ConstraintJacobian J_;
   VecX phi_, mu_, S_, Gamma_;
@@ -105,10 +127,10 @@ class CompliantSimulator final : public Simulator {
   MixedLcp lcp_;
   std::vector<RigidContact> contacts_;
   std::vector<UnilateralRow> unilateral_, projection_rows_;
-  enum class RowKind { contact_normal, contact_tangent, limit, slack };
+  enum class RowKind { contact_normal, contact_tangent, limit, slack, drive };
   struct RowOrigin {
     RowKind kind;
-    int index;  ///< contact index, or the limit's slot: 6·joint + 2·limit + side
+    int index;  ///< contact index, the limit's slot (6·joint + 2·limit + side), or the bounded drive
   };
   std::vector<RowOrigin> origin_;
   struct WarmContact {

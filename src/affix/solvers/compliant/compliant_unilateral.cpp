@@ -170,6 +170,35 @@ void CompliantSimulator::append_slack_rows(double h, bool position, std::vector<
   }
 }
 
+void CompliantSimulator::append_drive_rows(double h) {
+  // A drive with max_force F (drive_rows.hpp): its bilateral row J_s v₊ + S μ = ṡ* − Γφ/h − J_d v_d
+  // (S, Γ from its C and d, Eq. 14–17) with the box |μ| ≤ hF: the mixed LCP's row w = U v + s μ − c with
+  // U = J_s, s = S, c the right-hand side, lo = −hF, hi = hF. Inside the box w = 0 (the drive's own
+  // equation); at a bound the drive pushes with all it has (w of the sign that asks for more).
+  for (std::size_t d = 0; d < bounded_.size(); ++d) {
+    const BoundedDrive& bd = bounded_[d];
+    const double C = bd.drive.compliance(settings_.compliance), b = bd.drive.own_damping();
+    UnilateralRow row;
+    row.body = bd.body;
+    row.J = bd.J;
+    row.s = C / (h * (h + C * b));
+    double prescribed_rate = 0.0;
+    const int body[2] = {joints_[bd.joint].body1, joints_[bd.joint].body2};
+    for (int side = 0; side < 2; ++side)
+      if (body[side] >= 0 && unknown_of_[body[side]] < 0) {
+        Vec6 u;
+        u << prescribed_v_[body[side]], prescribed_w_[body[side]];
+        prescribed_rate += row.J[side].dot(u);
+      }
+    row.c = bd.drive.target_rate() - h / (h + C * b) * bd.phi / h - prescribed_rate;
+    row.lo = -h * bd.drive.max_force;
+    row.hi = h * bd.drive.max_force;
+    row.lambda = std::clamp(h * bd.force, row.lo, row.hi);
+    unilateral_.push_back(row);
+    origin_.push_back({RowKind::drive, static_cast<int>(d)});
+  }
+}
+
 void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<UnilateralRow>& rows,
                                            std::vector<RowOrigin>* origin) {
   for (std::size_t j = 0; j < joints_.size(); ++j) {
@@ -240,6 +269,10 @@ void CompliantSimulator::keep_unilateral_solution(double h) {
     }
     if (o.kind == RowKind::slack) {
       slack_[o.index].tension = row.lambda / h;
+      continue;
+    }
+    if (o.kind == RowKind::drive) {
+      bounded_[o.index].force = row.lambda / h;
       continue;
     }
     if (o.kind != RowKind::contact_normal) continue;

@@ -1,0 +1,58 @@
+#pragma once
+// Motors and implicit PD servos as rows of the compliant step (Andrews 2017 §5.1 drives its robot's
+// DOFs by "implicit PD servos" and its tank by "a motorized prismatic joint"; the text gives no
+// equations, so they are derived here from Eq. 2–3 and Eq. 14–17).
+//
+// A drive acts on one joint coordinate s (rigid_jacobian.hpp: a hinge's twist, a prismatic joint's or
+// a line slider's slide d·x₂), ṡ = J_s u, with one multiplier λ (N·m or N) along J_sᵀ, μ = hλ.
+//
+//   servo  λ₊ = −k(s₊ − s*) − d ṡ₊ with s₊ = s + h ṡ₊: the constraint-space spring–damper of Eq. 14
+//          with C = 1/k and B′ = d. As for a compliant joint row with its own damping (Eq. 15), the
+//          row is J_s v₊ + Σλ₊ = −Γφ/h, φ = s − s*, and in the impulses (the reduced system's unknowns)
+//            J_s v₊ + S μ = −Γ φ/h,   S = Σ/h = 1/(h²k + h d),   Γ/h = k/(h k + d),
+//          i.e. h(hk + d) J_s v₊ + μ = −h k φ: multiply λ₊ = −kφ − (hk + d)ṡ₊ by h. Exact for the
+//          linearised step, whatever k, d and h (no stability bound: the PD force is implicit). So a
+//          servo row is a joint row with compliance 1/k and its own damping d, as a cable DOF is.
+//   motor  ṡ₊ = ṡ*: a velocity row J_s v₊ + S μ = ṡ*, with S = C/h² of a rigid row (the default
+//          compliance) to keep the reduced system positive definite when the motor duplicates a
+//          joint row. Its φ is 0: a motor holds no position; ṡ* is added to the row's −Γφ/h.
+// Either may bound its force, |λ| ≤ F (`max_force`), so |μ| ≤ hF: a box on the row's multiplier
+// (a mixed LCP, Andrews §1.2): such a row is a box-bounded unilateral row of mixed_lcp.hpp
+// (compliant_unilateral.cpp, append_drive_rows), U = J_s, s = S, c = the right-hand side above,
+// −hF ≤ μ ≤ hF; an unbounded drive stays a bilateral row of J, solved with the joints.
+//
+// A hinge's twist wraps at ±π, so a servo's error φ is taken as the remainder of s − s* in (−π, π]:
+// the servo turns the short way to its set point modulo a turn. Drives add no geometric stiffness
+// (K̃ of the joint rows only): their forces are moderate next to the joints' holding forces.
+#include <limits>
+#include <optional>
+
+#include "affix/joints/rigid_jacobian.hpp"
+#include "affix/scene/scene.hpp"
+
+namespace affix {
+
+struct DriveRow {
+  enum class Kind { motor, servo } kind = Kind::motor;
+  RigidCoordinate coordinate = RigidCoordinate::twist;
+  double target = 0.0;     ///< motor: ṡ* (rad/s, m/s); servo: s* (rad, m)
+  double stiffness = 0.0;  ///< servo k
+  double damping = 0.0;    ///< servo d
+  double max_force = std::numeric_limits<double>::infinity();  ///< F, N·m or N
+
+  bool bounded() const { return max_force < std::numeric_limits<double>::infinity(); }
+  /// φ of the row from the coordinate s: s − s* (wrapped for an angle) for a servo, 0 for a motor.
+  double error(double s) const;
+  /// The row's compliance C and damping b in the joint rows' spring–damper form (Eq. 14–17), which
+  /// makes S = C/(h(h + Cb)) and Γ = h/(h + Cb): a servo's 1/k and d (header); a motor's rigid C.
+  double compliance(double rigid_compliance) const;
+  double own_damping() const { return kind == Kind::servo ? damping : 0.0; }
+  /// What the row adds to its right-hand side −Γφ/h: a motor's ṡ*, nothing for a servo.
+  double target_rate() const { return kind == Kind::motor ? target : 0.0; }
+};
+
+/// The joint's drive (motor or servo) as a row, or nothing when it has none. The joint types that take
+/// one (hinge, prismatic, slider with direction) are the scene reader's to enforce.
+std::optional<DriveRow> drive_row(const JointDef& def);
+
+}  // namespace affix
