@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <numbers>
 #include <optional>
 
@@ -48,7 +49,9 @@ struct RunReport {
   int steps = 0;
 };
 
-RunReport run(const Scene& scene, double duration) {
+/// `each_step` sees every step's records as well (for measures the report does not keep).
+RunReport run(const Scene& scene, double duration,
+              const std::function<void(const Model&, const Simulator&, const StepStats&)>& each_step = {}) {
   const auto model = std::make_shared<const Model>(compile(scene));
   const auto sim = make_simulator(model);
   RunReport r;
@@ -63,6 +66,7 @@ RunReport run(const Scene& scene, double duration) {
     r.max_gap = std::max(r.max_gap, test::max_anchor_gap(*model, sim->joint_records()));
     r.last_energy = energy;
     ms.push_back(s.wall_ms);
+    if (each_step) each_step(*model, *sim, s);
   }
   std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
   r.median_ms = ms[ms.size() / 2];
@@ -196,22 +200,11 @@ struct SlackReport {
 };
 
 SlackReport run_slack(const Scene& scene, double duration) {
-  const auto model = std::make_shared<const Model>(compile(scene));
-  const auto sim = make_simulator(model);
   SlackReport r;
-  r.energy0 = energy_at_rest(*model, scene.settings.gravity);
-  const int steps = static_cast<int>(std::lround(duration / scene.settings.dt));
-  std::vector<double> ms;
-  for (int n = 0; n < steps; ++n) {
-    const StepStats s = sim->step();
-    const double energy = s.kinetic_energy + s.potential_energy;
-    EXPECT_TRUE(std::isfinite(energy)) << "step " << n;
-    r.max_energy_rise = std::max(r.max_energy_rise, energy - r.energy0);
-    r.last_energy = energy;
+  const RunReport run_report = run(scene, duration, [&](const Model& model, const Simulator& sim, const StepStats& s) {
     r.max_sweeps = std::max(r.max_sweeps, s.iterations);
-    ms.push_back(s.wall_ms);
-    for (const JointRecord& j : sim->joint_records()) {
-      if (model->joints[j.joint].def.type != JointType::cable) continue;
+    for (const JointRecord& j : sim.joint_records()) {
+      if (model.joints[j.joint].def.type != JointType::cable) continue;
       // The crane's cable runs down from body2 to body1 along axis2 (σ = +1: stretch is d·axis2).
       const Vec3 d = j.anchor1 - j.anchor2;
       const double along = d.dot(j.axis2);
@@ -219,9 +212,11 @@ SlackReport run_slack(const Scene& scene, double duration) {
       r.max_stretch = std::max(r.max_stretch, along);
       r.max_shortening = std::max(r.max_shortening, -along);
     }
-  }
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  r.median_ms = ms[ms.size() / 2];
+  });
+  r.max_energy_rise = run_report.max_energy_rise;
+  r.energy0 = run_report.energy0;
+  r.last_energy = run_report.last_energy;
+  r.median_ms = run_report.median_ms;
   return r;
 }
 
