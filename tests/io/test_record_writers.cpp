@@ -95,7 +95,7 @@ TEST_F(RecordWritersTest, JointsHaveOneRowPerJointPerFrameWithNamesAnchorsAxesAn
 }
 
 TEST_F(RecordWritersTest, JointRowsAreOnDiskAsSoonAsTheFrameIsWritten) {
-  JointsWriter writer(dir_ / "joints.csv", {joint("j", JointType::ball, "a", "world")});
+  JointsWriter writer(dir_ / "joints.csv", std::vector<JointDef>{joint("j", JointType::ball, "a", "world")});
   writer.write_frame(0, 0.0, {record(0, Vec3::Zero(), Vec3::Zero())});
   EXPECT_EQ(read_lines(dir_ / "joints.csv").size(), 2u);  // the writer is still open
 }
@@ -201,4 +201,23 @@ TEST_F(RecordWritersTest, AnUncreatableContactsFileIsAnOutputErrorNamingIt) {
 }
 
 }  // namespace
+
+// A run keeps a JointTable, not the scene's joints, for joints.csv: each joint's prefix and gap rule
+// must be the ones of its own index.
+TEST(JointTable, KeepsEachJointsQuotedNamesAndItsOwnGapRule) {
+  JointDef rope = joint("rope", JointType::distance, "a", "b");
+  rope.max_length = 2.0;  // only a bound: the gap is the excess over it
+  std::vector<JointDef> joints = {joint("pivot", JointType::ball, "bob", "world"),
+                                  joint("hinge, 2", JointType::hinge, "a", "b"), rope};
+  const JointTable table(joints);
+  joints.clear();  // the table owns what it needs
+  ASSERT_EQ(table.size(), 3u);
+  EXPECT_EQ(table.prefix(0), "pivot,bob,world");
+  EXPECT_EQ(table.prefix(1), "\"hinge, 2\",a,b");
+  EXPECT_EQ(table.prefix(2), "rope,a,b");
+  const JointRecord r = record(0, Vec3(2.5, 0, 0), Vec3::Zero());
+  EXPECT_NEAR(table.gap(0, r), 2.5, 1e-15);  // |a₁ − a₂|
+  EXPECT_NEAR(table.gap(2, r), 0.5, 1e-15);  // 2.5 − max
+}
+
 }  // namespace affix

@@ -95,6 +95,23 @@ TEST(SceneLimits, NestingLimitIsExactAndIgnoresBracketsInStrings) {
   expect_error(R"({ "bodies": )" + nested(200) + " }", "bodies[0]", "an object");
 }
 
+// The depth scan runs only where the parser stops or refuses (json_text.cpp): what it refuses must
+// still be named as too deep first, as when the scan ran before everything, whatever comes earlier in
+// the text (a duplicate key, a syntax error).
+TEST(SceneLimits, TooDeepIsNamedBeforeEarlierFaults) {
+  const std::string deep = nested(kMaxJsonNesting + 1);
+  for (const std::string& text : {"{\"a\": 1, \"a\": 2, \"b\": " + deep + "}",  // a duplicate key first
+                                  "{\"a\": tru, \"b\": " + deep + "}",            // a syntax error first
+                                  "{\"b\": " + deep + ", \"a\": 1, \"a\": 2}"}) {
+    try {
+      parse_json_text(text, "t.json");
+      ADD_FAILURE() << "accepted: " << text.substr(0, 40);
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("nested more than 256 levels"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(SceneLimits, DeepValueInABuiltDocumentIsRenderedShort) {
   // parse_scene takes documents built in code, which no text pre-scan sees: the message must still
   // be short, and rendering it must not recurse through 100,000 levels.

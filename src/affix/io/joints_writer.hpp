@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "affix/io/csv_file.hpp"
+#include "affix/io/joint_table.hpp"
 #include "affix/model/records.hpp"
 #include "affix/scene/scene.hpp"
 
@@ -35,16 +36,16 @@ class JointsWriter {
       "frame,time,joint,body1,body2,x1,y1,z1,x2,y2,z2,ax1,ay1,az1,ax2,ay2,az2,error";
 
   /// Creates the file and writes the header. `joints` in scene order (JointRecord::joint indexes it),
-  /// their body names as the scene gives them (body2 "world" for none).
-  JointsWriter(const std::filesystem::path& path, std::vector<JointDef> joints);
+  /// their body names as the scene gives them (body2 "world" for none): a JointTable, or the scene's
+  /// joints themselves.
+  JointsWriter(const std::filesystem::path& path, JointTable joints);
 
   /// Writes frame `frame` at simulated time `time`: one row per record, in record order, flushed.
   void write_frame(int frame, double time, const std::vector<JointRecord>& records);
 
  private:
   CsvFile file_;
-  std::vector<JointDef> joints_;
-  std::vector<std::string> prefixes_;  // per joint: "joint,body1,body2", CSV-quoted where needed
+  JointTable joints_;
 };
 
 }  // namespace affix

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "affix/io/joint_table.hpp"
 #include "affix/io/summary.hpp"
 #include "affix/io/trajectory_format.hpp"
 #include "affix/scene/scene.hpp"
@@ -65,9 +66,10 @@ struct RunInputs {
   Settings settings;                         ///< dt, duration, output_fps
   std::vector<std::filesystem::path> inputs; ///< the scene file and the mesh files it reads
   std::vector<std::string> body_names;       ///< scene order
-  std::vector<JointDef> joints;              ///< scene order, for joints.csv
+  JointTable joints;                         ///< scene order, what joints.csv needs of them
 
-  /// Takes them from `scene` (names and joints moved out; the rest of the scene can then be dropped).
+  /// Takes them from `scene` (names moved out, joints summarised; the rest of the scene, joints
+  /// included, can then be dropped).
   static RunInputs take(Scene& scene);
 };
 

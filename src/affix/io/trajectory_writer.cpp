@@ -34,6 +34,10 @@ void TrajectoryWriter::write_frame(int frame, double time, const std::vector<Bod
       }
     }
     rows += '\n';
+    if (rows.size() >= kCsvBlockBytes) {  // complete rows only
+      file_.write(rows);
+      rows.clear();
+    }
   }
   file_.write(rows);
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "affix/scene/scene.hpp"
@@ -18,6 +19,8 @@ class BodyNames {
     index_.reserve(bodies.size());
     for (std::size_t i = 0; i < bodies.size(); ++i) index_.emplace(bodies[i].name, static_cast<int>(i));
   }
+  /// The index the loader built while it checked that the names are unique: not built twice.
+  explicit BodyNames(std::unordered_map<std::string, int>&& index) : index_(std::move(index)) {}
 
   /// As Scene::body_index: the index, −1 for "world", nullopt for an unknown name.
   std::optional<int> find(const std::string& name) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -22,23 +23,33 @@ constexpr double kDegToRad = std::numbers::pi / 180.0;
 /// Relative rounding of an anchor distance: a `min`/`max` this close to it counts as touching.
 constexpr double kDistanceRounding = 1e-12;
 
-/// The fields every joint may have, then the DESIGN §3 table row of each type.
-std::vector<std::string_view> allowed_fields(JointType type) {
-  std::vector<std::string_view> fields{"name",      "type",   "body1", "body2", "collide_connected",
-                                       "stiffness", "damping"};
-  const auto add = [&](std::initializer_list<std::string_view> more) { fields.insert(fields.end(), more); };
+/// The fields every joint may have, then the DESIGN §3 table row of each type (tables, not a list
+/// built per joint: a 10⁶-link chain reads a million joints).
+#define AFFIX_JOINT_COMMON_FIELDS "name", "type", "body1", "body2", "collide_connected", "stiffness", "damping"
+constexpr std::string_view kBallFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor"};
+constexpr std::string_view kHingeFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor", "axis", "limits_deg", "motor", "servo"};
+constexpr std::string_view kPrismaticFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor", "axis", "limits", "motor", "servo"};
+constexpr std::string_view kUniversalFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor", "axes"};
+constexpr std::string_view kFixedFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor"};
+constexpr std::string_view kConeTwistFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor", "frame", "limits_deg"};
+constexpr std::string_view kDistanceFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor1", "anchor2", "length", "min", "max"};
+constexpr std::string_view kSliderFields[] = {AFFIX_JOINT_COMMON_FIELDS, "point", "normal", "direction", "limits", "motor", "servo"};
+constexpr std::string_view kCableFields[] = {AFFIX_JOINT_COMMON_FIELDS, "anchor", "axis", "axial", "shear", "bending", "torsion"};
+#undef AFFIX_JOINT_COMMON_FIELDS
+
+std::span<const std::string_view> allowed_fields(JointType type) {
   switch (type) {
-    case JointType::ball: add({"anchor"}); break;
-    case JointType::hinge: add({"anchor", "axis", "limits_deg", "motor", "servo"}); break;
-    case JointType::prismatic: add({"anchor", "axis", "limits", "motor", "servo"}); break;
-    case JointType::universal: add({"anchor", "axes"}); break;
-    case JointType::fixed: add({"anchor"}); break;
-    case JointType::cone_twist: add({"anchor", "frame", "limits_deg"}); break;
-    case JointType::distance: add({"anchor1", "anchor2", "length", "min", "max"}); break;
-    case JointType::slider: add({"point", "normal", "direction", "limits", "motor", "servo"}); break;
-    case JointType::cable: add({"anchor", "axis", "axial", "shear", "bending", "torsion"}); break;
+    case JointType::ball: return kBallFields;
+    case JointType::hinge: return kHingeFields;
+    case JointType::prismatic: return kPrismaticFields;
+    case JointType::universal: return kUniversalFields;
+    case JointType::fixed: return kFixedFields;
+    case JointType::cone_twist: return kConeTwistFields;
+    case JointType::distance: return kDistanceFields;
+    case JointType::slider: return kSliderFields;
+    case JointType::cable: return kCableFields;
   }
-  return fields;
+  return kBallFields;  // not reached: every type is listed
 }
 
 JointType read_type(const JsonReader& value) {

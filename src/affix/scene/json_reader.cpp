@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 
 #include "affix/error.hpp"
@@ -64,7 +65,7 @@ std::string cut(std::string text, std::size_t length) {
   return text.substr(0, utf8_prefix_length(text, length - 3)) + "...";
 }
 
-std::string join(const std::vector<std::string_view>& names) {
+std::string join(std::span<const std::string_view> names) {
   std::string out;
   for (std::string_view name : names) {
     if (!out.empty()) out += ", ";
@@ -184,8 +185,13 @@ std::string JsonReader::name() const {
 
 Vec3 JsonReader::vec3() const {
   if (!value_->is_array() || value_->size() != 3) expected("an array of 3 numbers");
-  const auto items = array();
-  return {items[0].number(), items[1].number(), items[2].number()};
+  // The common case without a reader per element; a bad element is read through one for the message.
+  const auto& items = value_->get_ref<const nlohmann::json::array_t&>();
+  if (items[0].is_number() && items[1].is_number() && items[2].is_number()) {
+    const Vec3 v(items[0].get<double>(), items[1].get<double>(), items[2].get<double>());
+    if (v.allFinite()) return v;
+  }
+  return {element(0).number(), element(1).number(), element(2).number()};
 }
 
 Vec3 JsonReader::direction() const {
@@ -212,6 +218,10 @@ std::vector<JsonReader> JsonReader::non_empty_array() const {
 JsonReader JsonReader::child(std::string_view key) const {
   const auto it = value_->find(key);
   if (it == value_->end()) value_->at(std::string(key));  // throws nlohmann's out_of_range, as before
+  return member(it);
+}
+
+JsonReader JsonReader::member(nlohmann::json::const_iterator it) const {
   JsonReader out = *this;
   out.value_ = &it.value();
   out.push_segment(it.key().data(), it.key().size());  // the document's own key: it outlives the reader
@@ -233,7 +243,7 @@ JsonReader JsonReader::element(std::size_t index) const {
 
 // ---------------------------------------------------------------- ObjectReader
 
-ObjectReader::ObjectReader(const JsonReader& value, std::vector<std::string_view> allowed,
+ObjectReader::ObjectReader(const JsonReader& value, std::span<const std::string_view> allowed,
                            std::string_view what)
     : ObjectReader(value) {
   allow_only(allowed, what);
@@ -243,22 +253,29 @@ ObjectReader::ObjectReader(const JsonReader& value) : value_(value) {
   if (!value.json().is_object()) value.expected("an object");
 }
 
-void ObjectReader::allow_only(const std::vector<std::string_view>& allowed, std::string_view what) {
+void ObjectReader::allow_only(std::span<const std::string_view> allowed, std::string_view what) {
   what_ = what;
-  for (const auto& item : value_.json().items()) {
+  for (auto it = value_.json().begin(); it != value_.json().end(); ++it) {
+    const std::string_view key = it.key();
     bool known = false;
-    for (std::string_view name : allowed) known = known || item.key() == name;
+    for (std::string_view name : allowed) {
+      if (key == name) {
+        known = true;
+        break;
+      }
+    }
     if (known) continue;
     const std::string owner = what_.empty() ? "" : " for " + what_;
-    value_.child(item.key()).fail("unknown field" + owner + " (expected one of: " + join(allowed) + ")");
+    value_.member(it).fail("unknown field" + owner + " (expected one of: " + join(allowed) + ")");
   }
 }
 
 bool ObjectReader::has(std::string_view key) const { return value_.json().contains(key); }
 
 std::optional<JsonReader> ObjectReader::find(std::string_view key) const {
-  if (!has(key)) return std::nullopt;
-  return value_.child(key);
+  const auto it = value_.json().find(key);
+  if (it == value_.json().end()) return std::nullopt;
+  return value_.member(it);
 }
 
 JsonReader ObjectReader::at(std::string_view key) const {

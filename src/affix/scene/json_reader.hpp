@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +72,8 @@ class JsonReader {
  private:
   friend class ObjectReader;  // reports a missing field at the path it would have had
   std::string child_path(std::string_view key) const;
+  /// The member `it` points at (an iterator into this object): found once, not looked up again.
+  JsonReader member(nlohmann::json::const_iterator it) const;
   /// Appends one segment; when they are full, the path so far becomes the root text.
   void push_segment(const char* key, std::size_t key_size_or_index);
 
@@ -91,12 +95,15 @@ class JsonReader {
 /// messages when the allowed set depends on it (e.g. "a hinge joint").
 class ObjectReader {
  public:
-  /// Requires an object whose keys are all in `allowed`.
-  ObjectReader(const JsonReader& value, std::vector<std::string_view> allowed, std::string_view what = {});
+  /// Requires an object whose keys are all in `allowed` (a list in place or any contiguous range: no
+  /// copy is made, since a scene reads one of these per body, joint and nested object).
+  ObjectReader(const JsonReader& value, std::initializer_list<std::string_view> allowed, std::string_view what = {})
+      : ObjectReader(value, std::span<const std::string_view>(allowed.begin(), allowed.size()), what) {}
+  ObjectReader(const JsonReader& value, std::span<const std::string_view> allowed, std::string_view what = {});
   /// Requires an object, and leaves the key check to allow_only(): for objects whose allowed fields
   /// depend on one of their own fields (a joint's `type`).
   explicit ObjectReader(const JsonReader& value);
-  void allow_only(const std::vector<std::string_view>& allowed, std::string_view what = {});
+  void allow_only(std::span<const std::string_view> allowed, std::string_view what = {});
 
   const JsonReader& self() const { return value_; }
   bool has(std::string_view key) const;

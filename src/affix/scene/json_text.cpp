@@ -16,7 +16,7 @@ namespace affix {
 namespace {
 
 /// The 1-based line and column of byte `offset` (0-based) of `text`.
-std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t offset) {
+std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset) {
   const std::size_t end = std::min(offset, text.size());
   std::size_t line = 1;
   std::size_t line_start = 0;
@@ -29,7 +29,7 @@ std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std
   return {line, end - line_start + 1};
 }
 
-std::string position_of(const std::string& text, std::size_t offset) {
+std::string position_of(std::string_view text, std::size_t offset) {
   const auto [line, column] = line_and_column(text, offset);
   return " at line " + std::to_string(line) + ", column " + std::to_string(column);
 }
@@ -37,7 +37,7 @@ std::string position_of(const std::string& text, std::size_t offset) {
 /// The offset of the first bracket that opens level kMaxJsonNesting + 1, if any. Brackets inside
 /// strings do not count; a string ends at the first quote not escaped by a backslash. Whatever else is
 /// wrong with the text is left to the parser.
-std::optional<std::size_t> too_deep_at(const std::string& text) {
+std::optional<std::size_t> too_deep_at(std::string_view text) {
   int depth = 0;
   bool in_string = false;
   bool escaped = false;
@@ -76,7 +76,7 @@ std::string parse_reason(const nlohmann::json::parse_error& e) {
 
 /// A number too large for a double ("number overflow parsing '1e999'") comes without a position:
 /// find the quoted literal in the text instead.
-std::string overflow_position(const std::string& text, const std::string& reason) {
+std::string overflow_position(std::string_view text, const std::string& reason) {
   const std::size_t open = reason.find('\'');
   const std::size_t close = reason.rfind('\'');
   if (open == std::string::npos || close <= open + 1) return "";
@@ -107,22 +107,26 @@ class DomBuilder {
   bool binary(json::binary_t& v) { return value(json::binary(std::move(v))); }
 
   bool start_object(std::size_t /*elements*/) {
-    frames_.push_back(Frame{place(json::object()), true, {}, 0});
+    frames_.push_back(Frame{place(json::object()), true, nullptr, nullptr, 0});
     return true;
   }
+  /// One lookup per key: the member is made here (null until its value comes), and the frame keeps
+  /// where it is and the document's own copy of its key.
   bool key(json::string_t& key) {
     Frame& frame = frames_.back();
-    if (frame.value->contains(key)) {
+    const auto [it, inserted] = frame.value->get_ref<json::object_t&>().try_emplace(std::move(key));
+    if (!inserted) {  // try_emplace leaves the key as it was when the object has it already
       frames_.pop_back();  // the path names the object, not the key
       throw InputError(file_->string() + ": " + path() + ": duplicate key '" + excerpt(key) +
                        "' (expected each key at most once in an object)");
     }
-    frame.key = std::move(key);
+    frame.key = &it->first;
+    frame.slot = &it->second;
     return true;
   }
   bool end_object() { return end_container(); }
   bool start_array(std::size_t /*elements*/) {
-    frames_.push_back(Frame{place(json::array()), false, {}, 0});
+    frames_.push_back(Frame{place(json::array()), false, nullptr, nullptr, 0});
     return true;
   }
   bool end_array() { return end_container(); }
@@ -134,10 +138,11 @@ class DomBuilder {
 
  private:
   struct Frame {
-    json* value;           // the object or array being filled
+    json* value;             // the object or array being filled
     bool is_object;
-    std::string key;       // objects: the key of the value being read
-    std::size_t index;     // arrays: the index of the element being read
+    const std::string* key;  // objects: the key of the value being read (the document's own)
+    json* slot;              // objects: where that value goes
+    std::size_t index;       // arrays: the index of the element being read
   };
 
   /// Puts `v` where the innermost open container expects its next value, and returns it there.
@@ -148,9 +153,8 @@ class DomBuilder {
     }
     Frame& parent = frames_.back();
     if (parent.is_object) {
-      json& slot = (*parent.value)[parent.key];
-      slot = std::move(v);
-      return &slot;
+      *parent.slot = std::move(v);
+      return parent.slot;
     }
     parent.value->push_back(std::move(v));
     return &parent.value->back();
@@ -174,7 +178,7 @@ class DomBuilder {
     if (frames_.empty() || frames_.back().is_object) return;
     Frame& array = frames_.back();
     if (frames_.size() == 2 && frames_.front().is_object && *sink_ &&
-        (*sink_)(frames_.front().key, array.index, array.value->back())) {
+        (*sink_)(*frames_.front().key, array.index, array.value->back())) {
       array.value->get_ref<json::array_t&>().pop_back();
     }
     ++array.index;
@@ -190,7 +194,7 @@ class DomBuilder {
         out += ']';
       } else {
         if (!out.empty()) out += '.';
-        out += excerpt(frame.key);
+        out += excerpt(*frame.key);
       }
     }
     return out.empty() ? "(top level)" : out;
@@ -225,22 +229,35 @@ struct ErrorFinder {
 
 }  // namespace
 
-nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file) {
+nlohmann::json parse_json_text(std::string_view text, const std::filesystem::path& file) {
   return parse_json_text(text, file, TopLevelElementSink());
 }
 
-nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file,
+nlohmann::json parse_json_text(std::string_view text, const std::filesystem::path& file,
                                const TopLevelElementSink& sink) {
   const std::string invalid = file.string() + ": invalid JSON";
-  if (const auto at = too_deep_at(text)) {
-    const std::string limit = std::to_string(kMaxJsonNesting);
-    throw InputError(invalid + position_of(text, *at) + ": arrays and objects nested more than " + limit +
-                     " levels deep (expected at most " + limit + " levels)");
-  }
+  // Too deep a text is refused before any other fault is named. The fast parser refuses it too (its
+  // own depth limit), so the scan for it runs only on a text that parser stopped on, or whose reading
+  // threw: a valid scene is read in one pass, not two.
+  const auto refuse_if_too_deep = [&] {
+    if (const auto at = too_deep_at(text)) {
+      const std::string limit = std::to_string(kMaxJsonNesting);
+      throw InputError(invalid + position_of(text, *at) + ": arrays and objects nested more than " + limit +
+                       " levels deep (expected at most " + limit + " levels)");
+    }
+  };
   try {
     // The fast parser builds the document; where it stops, nlohmann's parser says why (json_fast_sax.hpp).
     DomBuilder builder(file, sink);
-    if (fast_sax_parse(text, builder, kMaxJsonNesting)) return std::move(builder.result());
+    bool valid = false;
+    try {
+      valid = fast_sax_parse(text, builder, kMaxJsonNesting);
+    } catch (const InputError&) {  // a duplicate key, or the sink's: unless the text is too deep
+      refuse_if_too_deep();
+      throw;
+    }
+    if (valid) return std::move(builder.result());
+    refuse_if_too_deep();
     ErrorFinder finder;
     nlohmann::json::sax_parse(text, &finder);
     throw InputError(invalid + ": syntax error");  // only if the two parsers disagree (tests say they do not)

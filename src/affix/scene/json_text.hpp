@@ -19,7 +19,7 @@ inline constexpr int kMaxJsonNesting = 256;
 
 /// Parses `text` (the contents of `file`, named in messages). Throws InputError
 /// `<file>: invalid JSON at line L, column C: <reason>`.
-nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file);
+nlohmann::json parse_json_text(std::string_view text, const std::filesystem::path& file);
 
 /// Called with each complete element of an array that is a member of the top-level object (`key` is
 /// that member's key, `index` the element's index in the file), as soon as the parser has read it;
@@ -30,7 +30,7 @@ using TopLevelElementSink = std::function<bool(std::string_view key, std::size_t
 
 /// As above, handing the top-level arrays' elements to `sink` while parsing. An exception thrown by the
 /// sink ends the parse and goes to the caller unchanged.
-nlohmann::json parse_json_text(const std::string& text, const std::filesystem::path& file,
+nlohmann::json parse_json_text(std::string_view text, const std::filesystem::path& file,
                                const TopLevelElementSink& sink);
 
 }  // namespace affix

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,7 +36,15 @@ constexpr int kFormatVersion = 1;
 /// be held several times over by the parser. The checks are made on the opened descriptor (O_NONBLOCK
 /// so that opening a FIFO does not wait for a writer), and the read stops at the limit even if the file
 /// grows meanwhile.
-std::string read_text(const std::filesystem::path& file) {
+/// The file's bytes in a buffer of exactly `size` bytes read (not zero-filled first: for a gigabyte
+/// of scene that is a second pass over it).
+struct FileText {
+  std::unique_ptr<char[]> bytes;
+  std::size_t size = 0;
+  std::string_view view() const { return {bytes.get(), size}; }
+};
+
+FileText read_text(const std::filesystem::path& file) {
   const auto fail = [&](const std::string& reason) {
     throw InputError(file.string() + ": cannot read file (" + reason + ")");
   };
@@ -56,21 +65,24 @@ std::string read_text(const std::filesystem::path& file) {
     too_large(static_cast<std::uintmax_t>(info.st_size));
   }
   // One byte more than the size, so that the read which finds the end needs no growth.
-  std::string text(static_cast<std::size_t>(info.st_size) + 1, '\0');
-  std::size_t length = 0;
+  std::size_t capacity = static_cast<std::size_t>(info.st_size) + 1;
+  FileText text{std::make_unique_for_overwrite<char[]>(capacity), 0};
   for (;;) {
-    if (length == text.size()) {
-      if (text.size() > kMaxSceneFileBytes) too_large(text.size());  // it grew while being read
-      text.resize(std::max<std::size_t>(2 * text.size(), 4096));
+    if (text.size == capacity) {
+      if (capacity > kMaxSceneFileBytes) too_large(capacity);  // it grew while being read
+      const std::size_t larger = std::max<std::size_t>(2 * capacity, 4096);
+      auto bytes = std::make_unique_for_overwrite<char[]>(larger);
+      std::memcpy(bytes.get(), text.bytes.get(), text.size);
+      text.bytes = std::move(bytes);
+      capacity = larger;
     }
-    const ::ssize_t got = ::read(fd, text.data() + length, text.size() - length);
+    const ::ssize_t got = ::read(fd, text.bytes.get() + text.size, capacity - text.size);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) fail(std::strerror(errno));
     if (got == 0) break;
-    length += static_cast<std::size_t>(got);
+    text.size += static_cast<std::size_t>(got);
   }
-  if (length > kMaxSceneFileBytes) too_large(length);
-  text.resize(length);
+  if (text.size > kMaxSceneFileBytes) too_large(text.size);
   return text;
 }
 
@@ -132,19 +144,22 @@ void read_version(const JsonReader& value) {
   if (value.integer() != kFormatVersion) value.expected("version " + std::to_string(kFormatVersion));
 }
 
-/// Joints and forces refer to bodies by name, so names must be unique.
+/// Joints and forces refer to bodies by name, so names must be unique. The index of names built for
+/// that check becomes the scene's BodyNames.
 class BodyList {
  public:
   void add(const JsonReader& item, std::size_t i, const std::filesystem::path& scene_dir, Scene& scene) {
     scene.bodies.push_back(read_body(item, scene_dir));
-    const auto [it, inserted] = seen_.emplace(scene.bodies.back().name, i);
+    const auto [it, inserted] = seen_.emplace(scene.bodies.back().name, static_cast<int>(i));
     if (!inserted) {
       item.child("name").expected("a unique body name (bodies[" + std::to_string(it->second) + "] has it too)");
     }
   }
 
+  BodyNames take_names() { return BodyNames(std::move(seen_)); }
+
  private:
-  std::unordered_map<std::string, std::size_t> seen_;
+  std::unordered_map<std::string, int> seen_;
 };
 
 /// Joint names identify joints in warnings, messages and joints.csv, so they must be unique too. A
@@ -170,10 +185,11 @@ class JointList {
   std::unordered_map<std::string, std::size_t> seen_;
 };
 
-void read_bodies(const JsonReader& value, const std::filesystem::path& scene_dir, Scene& scene) {
+BodyNames read_bodies(const JsonReader& value, const std::filesystem::path& scene_dir, Scene& scene) {
   BodyList list;
   const auto items = value.non_empty_array();
   for (std::size_t i = 0; i < items.size(); ++i) list.add(items[i], i, scene_dir, scene);
+  return list.take_names();
 }
 
 void read_joints(const JsonReader& value, const BodyNames& names, Scene& scene) {
@@ -199,12 +215,14 @@ class StreamedElements {
     return false;
   }
 
-  /// Fills scene.bodies (when the file's bodies were read here) and throws the first error found.
-  bool finish_bodies(Scene& scene) {
-    if (!bodies_streamed_) return false;
+  /// Fills scene.bodies and returns their names (when the file's bodies were read here), and throws
+  /// the first error found.
+  std::optional<BodyNames> finish_bodies(Scene& scene) {
+    if (!bodies_streamed_) return std::nullopt;
     if (body_error_) std::rethrow_exception(body_error_);
     scene.bodies = std::move(scene_.bodies);
-    return true;
+    if (!names_) names_.emplace(bodies_.take_names());
+    return std::move(names_);
   }
 
   bool finish_joints(Scene& scene) {
@@ -231,7 +249,7 @@ class StreamedElements {
     if (!joints_streamed_) {
       joints_streamed_ = true;
       bodies_done_ = true;  // a second "bodies" array would be a duplicate key, refused by the parser
-      if (!body_error_) names_.emplace(scene_.bodies);
+      if (!body_error_) names_.emplace(bodies_.take_names());
     }
     if (body_error_ || joint_error_) return true;  // the first error is reported, not this element
     try {
@@ -261,8 +279,10 @@ Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, 
   if (auto v = obj.find("settings")) scene.settings = read_settings(*v);
   if (auto v = obj.find("ground")) scene.ground = read_ground(*v);
   const JsonReader bodies = obj.at("bodies");  // required even when read already
-  if (!(streamed && streamed->finish_bodies(scene))) read_bodies(bodies, file.parent_path(), scene);
-  const BodyNames names(scene.bodies);
+  std::optional<BodyNames> streamed_names;
+  if (streamed) streamed_names = streamed->finish_bodies(scene);
+  const BodyNames names =
+      streamed_names ? std::move(*streamed_names) : read_bodies(bodies, file.parent_path(), scene);
   if (!(streamed && streamed->finish_joints(scene))) {
     if (auto v = obj.find("joints")) read_joints(*v, names, scene);
   }
@@ -283,10 +303,13 @@ Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file)
 
 Scene load_scene(const std::filesystem::path& file) {
   StreamedElements streamed(file);
-  const nlohmann::json root =
-      parse_json_text(read_text(file), file, [&](std::string_view key, std::size_t index, nlohmann::json& element) {
-        return streamed.take(key, index, element);
-      });
+  nlohmann::json root;
+  {
+    const FileText text = read_text(file);  // freed once parsed
+    root = parse_json_text(text.view(), file, [&](std::string_view key, std::size_t index, nlohmann::json& element) {
+      return streamed.take(key, index, element);
+    });
+  }
   return read_scene(root, file, &streamed);
 }
 
