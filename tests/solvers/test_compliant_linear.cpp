@@ -196,5 +196,64 @@ TEST(StabilityDamping, ConstraintSpaceRowIsTheSpringDamperLawOfEq14) {
   EXPECT_GT(std::abs(lambda), 1.0);
 }
 
+/// Slots for a chain world – body 0 – body 1 – … – body n−1 of one-row joints with compliance C each.
+ConstraintJacobian one_row_chain(int n, std::vector<double>& compliance, double C) {
+  ConstraintJacobian J;
+  J.bodies = n;
+  for (int j = 0; j < n; ++j) {
+    J.slots.push_back({J.rows++, 1, {j, j - 1}});
+    compliance.push_back(C);
+  }
+  return J;
+}
+
+TEST(StabilityDamping, AnchoredJointIsLeftUndampedOnlyWhenItsBodyHasASoftRowToAMovingBody) {
+  std::vector<double> soft, rigid;
+  const ConstraintJacobian chain = one_row_chain(3, soft, 0.1);  // a cable's bending: soft
+  EXPECT_EQ(stability_damped_joints(chain, 3, soft, false), (std::vector<char>{0, 1, 1}));
+  EXPECT_EQ(stability_damped_joints(chain, 3, soft, true), (std::vector<char>{1, 1, 1}));
+  // Rigid rows to the neighbour cannot damp (Σ = C/(h + Cb′) ≈ 0): the anchored joint keeps b′.
+  const ConstraintJacobian stiff = one_row_chain(3, rigid, 1e-12);
+  EXPECT_EQ(stability_damped_joints(stiff, 3, rigid, false), (std::vector<char>{1, 1, 1}));
+  // A body held only by the world (and the anchored side written as body 1) keeps it too.
+  ConstraintJacobian lone = chain;
+  lone.slots[1].body = {-1, 1};
+  lone.slots[2].body = {2, -1};
+  EXPECT_EQ(stability_damped_joints(lone, 3, soft, false), (std::vector<char>{1, 1, 1}));
+}
+
+TEST(StabilityDamping, ConstraintSpaceDampingPutsEachRowOnTheThresholdOfItsOwnOscillator) {
+  // Two bodies, one angular row between them, one between body 0 and the world: m′ = (J W Jᵀ)⁻¹ and
+  // k′ = (J K_d⁻¹ Jᵀ)⁻¹ in series (§4.3), b′ of Eq. 11 beside the row's own damping, S = Σ/h and Γ.
+  std::vector<double> compliance;
+  ConstraintJacobian J = one_row_chain(2, compliance, 0.1);
+  RigidBlock row(1, 6);
+  row << 0, 0, 0, 0, 1, 0;
+  J.blocks = {{row, RigidBlock(0, 6)}, {row, -row}};
+  const std::vector<double> damping{0.0, 0.3};
+  std::vector<Mat6> W(2, Mat6::Identity());
+  W[0](4, 4) = 1.0 / 2e-3;
+  W[1](4, 4) = 1.0 / 6e-3;
+  std::vector<Vec6> Kd(2, Vec6::Zero());
+  Kd[0][4] = 400.0;
+  Kd[1][4] = 1200.0;
+  const double h = 0.01, alpha = 1.0;
+  VecX S = VecX::Zero(2), Gamma = VecX::Ones(2);
+  constraint_space_damping(J, {1, 1}, W, Kd, compliance, damping, h, alpha, S, Gamma);
+  const double b[2] = {stabilizing_damping(2e-3, 400.0, h, alpha),
+                       stabilizing_damping(1.0 / (1 / 2e-3 + 1 / 6e-3), 1.0 / (1 / 400.0 + 1 / 1200.0), h, alpha) + 0.3};
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_GT(b[r], 0.3);
+    EXPECT_NEAR(S[r], 0.1 / (h * (h + 0.1 * b[r])), 1e-12 * S[r]);
+    EXPECT_NEAR(Gamma[r], h / (h + 0.1 * b[r]), 1e-14);
+  }
+  // A joint left out keeps what it had.
+  S.setZero();
+  Gamma.setOnes();
+  constraint_space_damping(J, {0, 1}, W, Kd, compliance, damping, h, alpha, S, Gamma);
+  EXPECT_EQ(S[0], 0.0);
+  EXPECT_EQ(Gamma[0], 1.0);
+}
+
 }  // namespace
 }  // namespace affix
