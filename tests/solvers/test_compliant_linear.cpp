@@ -112,6 +112,28 @@ TEST_P(AugmentedMass, LowRankAndFullRankInversesAreTheInverseOfMMinusHSquaredSym
   EXPECT_TRUE(test::near_relative(full, reference, 1e-9));
 }
 
+TEST(AugmentedMass, LowRankInverseIsTheSameWhateverTheJointOrderAndOnALoop) {
+  // The updates are applied in merge order (smallest groups first, augmented_mass.cpp), not the terms'
+  // order: a longer chain, its joints given in reverse and interleaved, and one more joint closing a loop
+  // (body 0 to the last), against the directly inverted M − h² sym K̃.
+  std::mt19937 rng(11);
+  const double h = 0.05;
+  Chain c = random_chain(16, JointType::hinge, rng);
+  const Chain loop = random_chain(2, JointType::hinge, rng);  // its first joint's terms, moved to bodies 0 and 15
+  for (const PlacedTerm& t : loop.terms)
+    if (t.body == std::array<int, 2>{0, 1}) c.terms.push_back({{0, 15}, t.term});
+  c.K.push_back({{0, 15}, loop.K[0].K});
+  std::vector<PlacedTerm> shuffled;
+  for (int pass = 0; pass < 2; ++pass)  // odd joints from the last, then even ones
+    for (auto t = c.terms.rbegin(); t != c.terms.rend(); ++t)
+      if ((t->body[0] % 2 == 1) == (pass == 0)) shuffled.push_back(*t);
+  std::vector<Mat6> Minv;
+  for (const Mat6& m : c.M) Minv.push_back(m.inverse());
+  MatX low;
+  augmented_inverse_low_rank(Minv, shuffled, h, low);
+  EXPECT_TRUE(test::near_relative(low, assembled_augmented_mass(c, h).inverse(), 1e-9));
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, AugmentedMass,
                          ::testing::Values(JointType::ball, JointType::hinge, JointType::universal, JointType::fixed,
                                            JointType::prismatic),
