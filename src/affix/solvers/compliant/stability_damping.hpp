@@ -21,7 +21,7 @@
 // rate Ω. Its b′ (m′ = the top link's inertia, k′ = its K_d from the cable's tension, h²k′/m′ ≈ 200 at
 // h = 0.01) is as large as an inner row's, but an inner row's rate is the relative turn of two links,
 // which the swing leaves at rest, while the top row's damping b′Ω² is viscosity on the swing itself:
-// measured, it dissipated 187 of the 188 J that the stability damping took over 40 s (peak kinetic
+// measured, it dissipated 187 of the 191 J that the stability damping took over 40 s (peak kinetic
 // energy −11.2 %). So, as §5.4 drops translational damping for the viscosity it causes, a joint with a
 // prescribed side gets no b′ when its moving body also has a soft row (compliance > kSoftCompliance:
 // one that damping can act on, Cb′ ~ h) to another moving body: the body's transverse vibration, the
