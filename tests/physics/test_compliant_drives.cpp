@@ -4,12 +4,16 @@
 // for step (far past the explicit stability bound h²k/I ≤ 4); a servo-held pendulum settles where the
 // servo balances gravity, k(θ* − θ) = m g ℓ sin θ; a prismatic motor whose force bound cannot hold a
 // load lets it slip at a = g − F/m, and one that can holds it; a torque-limited motor driving a wheel
-// into its hinge limit (both box and limit rows of the mixed LCP) spins up at τ/I and then rests on it.
+// into its hinge limit (both box and limit rows of the mixed LCP) spins up at τ/I and then rests on it;
+// the servo of examples/compliant/luffing_crane.json raises the loaded boom to its set point less the
+// static sag k(s − s*) = τ_gravity(s).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
+#include "affix/scene/scene_loader.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -142,6 +146,40 @@ TEST(CompliantDrives, ServoHoldsAPendulumWhereItsTorqueBalancesGravity) {
   EXPECT_GT(target - theta_eq, 0.05) << "the test needs a visible deflection";
   EXPECT_NEAR(theta, theta_eq, 1e-6);
   EXPECT_NEAR(sim->velocities()[0].angular.norm(), 0.0, 1e-6);
+}
+
+TEST(CompliantDrives, LuffingCraneServoRaisesTheLoadedBoomToItsSetPointLessTheStaticSag) {
+  // examples/compliant/luffing_crane.json: the 100 t boom of the crane on its hinge about y, 20° up, a
+  // 15 t load on twenty 0.2 kg cable links from its tip; the hinge servo's set point s* = −20° (raise
+  // it to 40°), k = 10⁹ N·m/rad, max_force 2·10⁷ N·m. At rest k(s − s*) = τ(s), gravity's torque about
+  // +y, τ = g Σ m x: the boom's centre and the hanging mass at the cable's anchor, both turned by s
+  // about the hinge. Solved by Newton; after 10 s the boom swings with the load by a few 0.01°.
+  const Scene scene = load_scene(std::string(AFFIX_SOURCE_DIR) + "/examples/compliant/luffing_crane.json");
+  const auto model = test::compiled(scene, "compliant");
+  const int boom = *scene.body_index("boom");
+  const JointDef& hinge = scene.joints[0];
+  ASSERT_TRUE(hinge.servo.has_value());
+  double hanging = 0.0;
+  for (std::size_t b = 0; b < model->bodies.size(); ++b)
+    if (static_cast<int>(b) != boom) hanging += model->bodies[b].mass;
+  const Vec3 centre = model->bodies[boom].position, anchor = scene.joints[1].anchor;
+  const double m_boom = model->bodies[boom].mass, k = hinge.servo->stiffness, target = hinge.servo->position;
+  const auto x_at = [](const Vec3& p, double s) { return std::cos(s) * p.x() + std::sin(s) * p.z(); };  // R_y(s) p
+  const auto dx_at = [](const Vec3& p, double s) { return -std::sin(s) * p.x() + std::cos(s) * p.z(); };
+  double s = target;
+  for (int it = 0; it < 50; ++it) {
+    const double f = k * (s - target) - kG * (m_boom * x_at(centre, s) + hanging * x_at(anchor, s));
+    const double df = k - kG * (m_boom * dx_at(centre, s) + hanging * dx_at(anchor, s));
+    s -= f / df;
+  }
+  const auto sim = make_simulator(model);
+  for (int n = 0; n < 1000; ++n) sim->step();
+  const Mat3 turn = sim->poses()[boom].A * model->bodies[boom].rotation.transpose();  // R_y(s): (0, 2) = sin s
+  const double angle = std::atan2(turn(0, 2), turn(0, 0));
+  std::printf("luffing crane: hinge angle %.4f°, static equilibrium %.4f°, set point %.4f° (sag %.4f°)\n",
+              angle * 180 / M_PI, s * 180 / M_PI, target * 180 / M_PI, (s - target) * 180 / M_PI);
+  EXPECT_GT(s - target, 0.005) << "the test needs a visible sag";
+  EXPECT_NEAR(angle, s, 1e-3);
 }
 
 /// A 10 kg box on a vertical prismatic joint to the world (slide along +z), a motor on it.

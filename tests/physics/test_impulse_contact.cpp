@@ -18,30 +18,12 @@ constexpr double kG = 9.81;
 
 using test::sphere_body;
 
-/// Highest z of body `index`'s origin after its first bounce, for a scene dropped from rest.
-double apex_after_bounce(const Scene& scene, int index, int steps) {
-  const auto sim = test::simulate(scene, "impulse");
-  bool bounced = false;
-  double apex = -1e300;
-  for (int n = 0; n < steps; ++n) {
-    sim->step();
-    const double vz = sim->velocities()[index].linear.z();
-    if (!bounced && vz > 0.0) bounced = true;
-    if (bounced) {
-      if (vz < 0.0) break;  // past the apex
-      apex = std::max(apex, sim->poses()[index].p.z());
-    }
-  }
-  EXPECT_TRUE(bounced);
-  return apex;
-}
-
 TEST(ImpulseContact, SphereBouncesToRestitutionSquaredTimesItsDropHeight) {
   const double r = 0.1, H = 1.0;
   for (const double e : {0.5, 0.8}) {
     Scene scene = test::scene_with({sphere_body("ball", r, {0, 0, r + H})}, 1e-3);
     scene.settings.solver_settings["impulse"]["restitution"] = e;
-    const double apex = apex_after_bounce(scene, 0, 3000) - r;
+    const double apex = test::apex_after_bounce(scene, "impulse", 0, 3000) - r;
     std::printf("e = %.1f: apex %.4f m, e^2 H = %.4f m\n", e, apex, e * e * H);
     // The impact is found up to one step early (v h = 4.4 mm at h = 1 ms), which changes the height.
     EXPECT_NEAR(apex, e * e * H, 0.01);
@@ -72,15 +54,7 @@ TEST(ImpulseContact, BoxOnTheGroundRestsAtHalfItsHeightCarryingItsWeight) {
 
 TEST(ImpulseContact, ALightSphereWeldedUnderAHeavyBoxBouncesThePairAsOneBody) {
   const double r = 0.05, H = 0.5, e = 0.5;
-  BodyDef box = test::box_body("box", Vec3::Constant(0.4), {0, 0, 2 * r + 0.2 + H});
-  box.mass = 100.0;
-  BodyDef foot = sphere_body("foot", r, {0, 0, r + H});
-  foot.mass = 0.1;
-  Scene scene = test::scene_with({box, foot}, 1e-3);
-  scene.settings.solver_settings["impulse"]["restitution"] = e;
-  JointDef& weld = test::add_joint(scene, JointType::fixed, "foot", "box");
-  weld.anchor = {0, 0, 2 * r + H};
-  const double apex = apex_after_bounce(scene, 0, 2000) - (2 * r + 0.2);
+  const double apex = test::welded_pair_bounce("impulse", r, H, e);
   std::printf("welded pair, e = %.1f: the box rises to %.4f m, e^2 H = %.4f m\n", e, apex, e * e * H);
   EXPECT_NEAR(apex, e * e * H, 0.02);
 }

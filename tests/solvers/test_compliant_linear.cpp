@@ -112,6 +112,28 @@ TEST_P(AugmentedMass, LowRankAndFullRankInversesAreTheInverseOfMMinusHSquaredSym
   EXPECT_TRUE(test::near_relative(full, reference, 1e-9));
 }
 
+TEST(AugmentedMass, LowRankInverseIsTheSameWhateverTheJointOrderAndOnALoop) {
+  // The updates are applied in merge order (smallest groups first, augmented_mass.cpp), not the terms'
+  // order: a longer chain, its joints given in reverse and interleaved, and one more joint closing a loop
+  // (body 0 to the last), against the directly inverted M − h² sym K̃.
+  std::mt19937 rng(11);
+  const double h = 0.05;
+  Chain c = random_chain(16, JointType::hinge, rng);
+  const Chain loop = random_chain(2, JointType::hinge, rng);  // its first joint's terms, moved to bodies 0 and 15
+  for (const PlacedTerm& t : loop.terms)
+    if (t.body == std::array<int, 2>{0, 1}) c.terms.push_back({{0, 15}, t.term});
+  c.K.push_back({{0, 15}, loop.K[0].K});
+  std::vector<PlacedTerm> shuffled;
+  for (int pass = 0; pass < 2; ++pass)  // odd joints from the last, then even ones
+    for (auto t = c.terms.rbegin(); t != c.terms.rend(); ++t)
+      if ((t->body[0] % 2 == 1) == (pass == 0)) shuffled.push_back(*t);
+  std::vector<Mat6> Minv;
+  for (const Mat6& m : c.M) Minv.push_back(m.inverse());
+  MatX low;
+  augmented_inverse_low_rank(Minv, shuffled, h, low);
+  EXPECT_TRUE(test::near_relative(low, assembled_augmented_mass(c, h).inverse(), 1e-9));
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, AugmentedMass,
                          ::testing::Values(JointType::ball, JointType::hinge, JointType::universal, JointType::fixed,
                                            JointType::prismatic),
@@ -194,6 +216,65 @@ TEST(StabilityDamping, ConstraintSpaceRowIsTheSpringDamperLawOfEq14) {
   const double v1 = v0 + mu / m;
   EXPECT_NEAR(lambda, -(phi + h * v1) / C - b_prime * v1, 1e-9 * std::abs(lambda));
   EXPECT_GT(std::abs(lambda), 1.0);
+}
+
+/// Slots for a chain world – body 0 – body 1 – … – body n−1 of one-row joints with compliance C each.
+ConstraintJacobian one_row_chain(int n, std::vector<double>& compliance, double C) {
+  ConstraintJacobian J;
+  J.bodies = n;
+  for (int j = 0; j < n; ++j) {
+    J.slots.push_back({J.rows++, 1, {j, j - 1}});
+    compliance.push_back(C);
+  }
+  return J;
+}
+
+TEST(StabilityDamping, AnchoredJointIsLeftUndampedOnlyWhenItsBodyHasASoftRowToAMovingBody) {
+  std::vector<double> soft, rigid;
+  const ConstraintJacobian chain = one_row_chain(3, soft, 0.1);  // a cable's bending: soft
+  EXPECT_EQ(stability_damped_joints(chain, 3, soft, false), (std::vector<char>{0, 1, 1}));
+  EXPECT_EQ(stability_damped_joints(chain, 3, soft, true), (std::vector<char>{1, 1, 1}));
+  // Rigid rows to the neighbour cannot damp (Σ = C/(h + Cb′) ≈ 0): the anchored joint keeps b′.
+  const ConstraintJacobian stiff = one_row_chain(3, rigid, 1e-12);
+  EXPECT_EQ(stability_damped_joints(stiff, 3, rigid, false), (std::vector<char>{1, 1, 1}));
+  // A body held only by the world (and the anchored side written as body 1) keeps it too.
+  ConstraintJacobian lone = chain;
+  lone.slots[1].body = {-1, 1};
+  lone.slots[2].body = {2, -1};
+  EXPECT_EQ(stability_damped_joints(lone, 3, soft, false), (std::vector<char>{1, 1, 1}));
+}
+
+TEST(StabilityDamping, ConstraintSpaceDampingPutsEachRowOnTheThresholdOfItsOwnOscillator) {
+  // Two bodies, one angular row between them, one between body 0 and the world: m′ = (J W Jᵀ)⁻¹ and
+  // k′ = (J K_d⁻¹ Jᵀ)⁻¹ in series (§4.3), b′ of Eq. 11 beside the row's own damping, S = Σ/h and Γ.
+  std::vector<double> compliance;
+  ConstraintJacobian J = one_row_chain(2, compliance, 0.1);
+  RigidBlock row(1, 6);
+  row << 0, 0, 0, 0, 1, 0;
+  J.blocks = {{row, RigidBlock(0, 6)}, {row, -row}};
+  const std::vector<double> damping{0.0, 0.3};
+  std::vector<Mat6> W(2, Mat6::Identity());
+  W[0](4, 4) = 1.0 / 2e-3;
+  W[1](4, 4) = 1.0 / 6e-3;
+  std::vector<Vec6> Kd(2, Vec6::Zero());
+  Kd[0][4] = 400.0;
+  Kd[1][4] = 1200.0;
+  const double h = 0.01, alpha = 1.0;
+  VecX S = VecX::Zero(2), Gamma = VecX::Ones(2);
+  constraint_space_damping(J, {1, 1}, W, Kd, compliance, damping, h, alpha, S, Gamma);
+  const double b[2] = {stabilizing_damping(2e-3, 400.0, h, alpha),
+                       stabilizing_damping(1.0 / (1 / 2e-3 + 1 / 6e-3), 1.0 / (1 / 400.0 + 1 / 1200.0), h, alpha) + 0.3};
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_GT(b[r], 0.3);
+    EXPECT_NEAR(S[r], 0.1 / (h * (h + 0.1 * b[r])), 1e-12 * S[r]);
+    EXPECT_NEAR(Gamma[r], h / (h + 0.1 * b[r]), 1e-14);
+  }
+  // A joint left out keeps what it had.
+  S.setZero();
+  Gamma.setOnes();
+  constraint_space_damping(J, {0, 1}, W, Kd, compliance, damping, h, alpha, S, Gamma);
+  EXPECT_EQ(S[0], 0.0);
+  EXPECT_EQ(Gamma[0], 1.0);
 }
 
 }  // namespace

@@ -164,6 +164,40 @@ inline JointDef& add_joint(Scene& scene, JointType type, const std::string& body
   return scene.joints.back();
 }
 
+/// Highest z of body `index`'s origin after its first bounce (the first step it moves up, until it moves
+/// down again), for a scene dropped from rest, on the named solver.
+inline double apex_after_bounce(const Scene& scene, const std::string& solver, int index, int steps) {
+  const auto sim = simulate(scene, solver);
+  bool bounced = false;
+  double apex = -1e300;
+  for (int n = 0; n < steps; ++n) {
+    sim->step();
+    const double vz = sim->velocities()[index].linear.z();
+    if (!bounced && vz > 0.0) bounced = true;
+    if (bounced) {
+      if (vz < 0.0) break;  // past the apex
+      apex = std::max(apex, sim->poses()[index].p.z());
+    }
+  }
+  EXPECT_TRUE(bounced);
+  return apex;
+}
+
+/// A 100 kg box of 0.4 m with a 0.1 kg sphere of radius r welded under it (a `fixed` joint), dropped from
+/// the sphere H above the ground at h = 1 ms with restitution e (settings.<solver>.restitution) on the
+/// named solver: how high the box rises after the bounce. A contact on the light sphere must move the
+/// heavy box through the weld for the pair to rise to e²H.
+inline double welded_pair_bounce(const std::string& solver, double r, double H, double e) {
+  BodyDef box = box_body("box", Vec3::Constant(0.4), {0, 0, 2 * r + 0.2 + H});
+  box.mass = 100.0;
+  BodyDef foot = sphere_body("foot", r, {0, 0, r + H});
+  foot.mass = 0.1;
+  Scene scene = scene_with({box, foot}, 1e-3);
+  scene.settings.solver_settings[solver]["restitution"] = e;
+  add_joint(scene, JointType::fixed, "foot", "box").anchor = {0, 0, 2 * r + H};
+  return apex_after_bounce(scene, solver, 0, 2000) - (2 * r + 0.2);
+}
+
 /// The arithmetic–geometric mean, for the complete elliptic integral K(k) = π / (2 AGM(1, √(1 − k²))).
 inline double arithmetic_geometric_mean(double a, double b) {
   while (std::abs(a - b) > 1e-15 * a) {

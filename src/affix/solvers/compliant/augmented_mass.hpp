@@ -11,7 +11,12 @@
 //              block-diagonal and grows by the pairs each update couples. A ball joint's K̃ has only
 //              diagonal blocks (Eq. 4), so a cable of ball joints stays block-diagonal and costs O(1) per
 //              term, O(n) in all; a hinge or universal joint's dot-1 rows couple their two bodies
-//              (Eq. 25), so a cable of them fills in as the updates walk down it: Σ_k O(k²) per term.
+//              (Eq. 25), so the inverse fills in. The joints are applied smallest groups first
+//              (augmented_mass.cpp, merge_order): down a cable the fill-in would cost Σ_k O(k²) =
+//              O(n³), merged in balanced halves it costs O(n²), the size of the dense inverse. Such a
+//              joint's terms are summed into one symmetric G on the DOFs they touch and applied as one
+//              Woodbury update (the block Sherman–Morrison, rank ≤ 12) instead of 2 × 14 (hinge) rank-1
+//              ones; a ball joint keeps its rank-1 updates, each inside one body's block.
 // Both use the symmetric part of K̃ (Tournier 2015, Andrews §1.2), so M̃ and the reduced system are
 // symmetric; a term a bᵀ enters as the two updates −½h² a bᵀ and −½h² b aᵀ.
 #include <array>

@@ -26,12 +26,13 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices) {
 CompliantSettings read_compliant(const JsonReader& value) {
   const ObjectReader obj(value, {"stabilization", "inverse", "alpha", "translational_damping", "compliance",
                                  "dense_rows", "projection_iterations", "pgs_iterations", "pgs_tolerance",
-                                 "restitution", "slack_cables", "curvature"});
+                                 "restitution", "slack_cables", "curvature", "anchored_damping"});
   CompliantSettings s;
   if (auto v = obj.find("stabilization")) s.stabilization = read_choice(*v, kStabilizations);
   if (auto v = obj.find("inverse")) s.inverse = read_choice(*v, kInverses);
   if (auto v = obj.find("alpha")) s.alpha = v->positive();
   if (auto v = obj.find("translational_damping")) s.translational_damping = v->boolean();
+  if (auto v = obj.find("anchored_damping")) s.anchored_damping = v->boolean();
   if (auto v = obj.find("compliance")) s.compliance = v->non_negative();
   if (auto v = obj.find("dense_rows")) s.dense_rows = v->integer_at_least(0);
   if (auto v = obj.find("projection_iterations")) s.projection_iterations = v->integer_at_least(0);

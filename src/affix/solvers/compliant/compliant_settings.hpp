@@ -30,6 +30,10 @@ struct CompliantSettings {
   /// Keep the damping of translational DOFs in inertial damping (Andrews §5.4 discards it: bodies then
   /// seem to move through a viscous fluid).
   bool translational_damping = false;
+  /// With constraint damping: damp the rows of joints to the world, fixed or kinematic bodies as well
+  /// (the paper's every row). false: such a joint's rows are left undamped when its moving body has a
+  /// soft row to another moving body (stability_damping.hpp, "Anchored rows").
+  bool anchored_damping = false;
   /// Compliance C of every joint row (m/N for lengths, 1/(N·m) for angles; Eq. 2) of a joint without
   /// `stiffness`; a joint's `stiffness` k gives its rows C = 1/k.
   double compliance = 1e-12;

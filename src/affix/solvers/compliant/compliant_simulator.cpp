@@ -151,6 +151,7 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     drive_joint_.push_back(static_cast<int>(j));
   }
   J_.bodies = static_cast<int>(moving_.size());
+  damped_joints_ = stability_damped_joints(J_, static_cast<int>(joints_.size()), compliance_, settings_.anchored_damping);
   limit_lambda_.assign(6 * joints_.size(), 0.0);
   may_touch_ = model_->ground.has_value();
   for (int i = 0; i < n_bodies && !may_touch_; ++i)
@@ -393,27 +394,8 @@ bool CompliantSimulator::substep(double t, double h) {
     W_[u].topLeftCorner<3, 3>() = Mt.topLeftCorner<3, 3>().inverse();
     W_[u].bottomRightCorner<3, 3>() = Mt.bottomRightCorner<3, 3>().inverse();
   }
-  if (settings_.stabilization == Stabilization::constraint_damping) {
-    for (std::size_t j = 0; j < joints_.size(); ++j) {
-      const JointSlot& s = J_.slots[j];
-      for (int r = 0; r < s.count; ++r) {
-        double inverse_mass = 0.0;
-        std::array<const double*, 2> row{nullptr, nullptr};
-        for (int side = 0; side < 2; ++side) {
-          if (s.body[side] < 0) continue;
-          const Vec6 Jr = J_.blocks[j][side].row(r).transpose();
-          inverse_mass += Jr.dot(W_[s.body[side]] * Jr);
-          row[side] = J_.blocks[j][side].data() + r;
-        }
-        const double m = 1.0 / inverse_mass;  // Andrews §4.3: m′ = (J M⁻¹ Jᵀ)⁻¹
-        const double k = row_stiffness(row, s.body, s.count, Kd);
-        const double b = stabilizing_damping(m, k, h, alpha) + damping_[s.offset + r];  // b′ beside the row's own
-        const double C = compliance_[s.offset + r];
-        S_[s.offset + r] = C / (h * (h + C * b));  // Σ/h (stability_damping.hpp)
-        Gamma_[s.offset + r] = h / (h + C * b);
-      }
-    }
-  }
+  if (settings_.stabilization == Stabilization::constraint_damping)
+    constraint_space_damping(J_, damped_joints_, W_, Kd, compliance_, damping_, h, alpha, S_, Gamma_);
   if (dense) {
     if (settings_.inverse == AugmentedInverse::full_rank) {
       W_dense_ = augmented_inverse_full_rank(M_, K_, h);
@@ -525,15 +507,14 @@ bool CompliantSimulator::project_poses(double h) {
   const bool limited = std::any_of(joints_.begin(), joints_.end(), [](const RigidJoint& j) { return j.limit_count > 0; });
   const bool slack = std::any_of(slack_.begin(), slack_.end(), [](const SlackRow& r) { return r.slack; });
   if (J_.rows == 0 && !limited && !slack) return true;
-  // A soft row (compliance above kSpringCompliance: a cable's bending, a joint given a low `stiffness`) is
+  // A soft row (compliance above kSoftCompliance: a cable's bending, a joint given a low `stiffness`) is
   // a spring whose stretch is part of the state, not drift, and its λ holds damping (Eq. 14) that −Cλ
   // would misread as stretch: it is left out (an infinite compliance here, so its ν is 0).
-  constexpr double kSpringCompliance = 1e-4;  // m/N or rad/(N·m): stiffness below 10⁴
   constexpr double kLeftOut = 1e30;
   VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / h;
   VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
   for (int r = 0; r < J_.rows; ++r)  // and so are the motors and servos: velocity rows, PD springs
-    if (S[r] > kSpringCompliance || (r >= drive_offset_ && r < drive_offset_ + static_cast<int>(drives_.size())))
+    if (S[r] > kSoftCompliance || (r >= drive_offset_ && r < drive_offset_ + static_cast<int>(drives_.size())))
       S[r] = kLeftOut;
   const auto row_error = [&](VecX& rows) {  // target − φ, the left-out rows zeroed; and its largest entry
     rows = target - phi_;

@@ -93,6 +93,7 @@ class CompliantSimulator final : public Simulator {
   std::vector<int> joint_index_;         // their model indices
   std::vector<double> compliance_;       // per row
   std::vector<double> damping_;          // per row: its own damping b (N·s/m, N·m·s/rad; a cable DOF's), Eq. 14
+  std::vector<char> damped_joints_;      // per joint: gets constraint-space stability damping (stability_damping.hpp)
   std::vector<DriveRow> drives_;         // unbounded motors and servos (drive_rows.hpp): bilateral rows of J_
   std::vector<int> drive_joint_;         // per drive: its joint in joints_
   int drive_offset_ = 0;                 // the first drive row: the drives follow the joint rows

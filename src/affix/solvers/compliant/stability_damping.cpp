@@ -36,4 +36,48 @@ double row_stiffness(const std::array<const double*, 2>& row, const std::array<i
   return any ? 1.0 / compliance : 0.0;
 }
 
+std::vector<char> stability_damped_joints(const ConstraintJacobian& J, int joints, const std::vector<double>& compliance,
+                                          bool anchored) {
+  std::vector<char> damped(joints, 1);
+  if (anchored) return damped;
+  std::vector<char> relieved(J.bodies, 0);  // per unknown: a soft row to another moving body
+  for (int j = 0; j < joints; ++j) {
+    const JointSlot& s = J.slots[j];
+    if (s.body[0] < 0 || s.body[1] < 0) continue;
+    for (int r = 0; r < s.count; ++r)
+      if (compliance[s.offset + r] > kSoftCompliance) relieved[s.body[0]] = relieved[s.body[1]] = 1;
+  }
+  for (int j = 0; j < joints; ++j) {
+    const JointSlot& s = J.slots[j];
+    const int moving = s.body[0] >= 0 ? s.body[0] : s.body[1];
+    if ((s.body[0] < 0 || s.body[1] < 0) && moving >= 0 && relieved[moving]) damped[j] = 0;
+  }
+  return damped;
+}
+
+void constraint_space_damping(const ConstraintJacobian& J, const std::vector<char>& damped, const std::vector<Mat6>& W,
+                              const std::vector<Vec6>& Kd, const std::vector<double>& compliance,
+                              const std::vector<double>& damping, double h, double alpha, VecX& S, VecX& Gamma) {
+  for (std::size_t j = 0; j < damped.size(); ++j) {
+    if (!damped[j]) continue;
+    const JointSlot& s = J.slots[j];
+    for (int r = 0; r < s.count; ++r) {
+      double inverse_mass = 0.0;
+      std::array<const double*, 2> row{nullptr, nullptr};
+      for (int side = 0; side < 2; ++side) {
+        if (s.body[side] < 0) continue;
+        const Vec6 Jr = J.blocks[j][side].row(r).transpose();
+        inverse_mass += Jr.dot(W[s.body[side]] * Jr);
+        row[side] = J.blocks[j][side].data() + r;
+      }
+      const double m = 1.0 / inverse_mass;  // m′ = (J M⁻¹ Jᵀ)⁻¹, §4.3
+      const double k = row_stiffness(row, s.body, s.count, Kd);
+      const double b = stabilizing_damping(m, k, h, alpha) + damping[s.offset + r];  // b′ beside the row's own
+      const double C = compliance[s.offset + r];
+      S[s.offset + r] = C / (h * (h + C * b));  // Σ/h (header)
+      Gamma[s.offset + r] = h / (h + C * b);
+    }
+  }
+}
+
 }  // namespace affix

@@ -15,10 +15,23 @@
 //                     b′ = 0, Eq. 3). The text's Eq. 16–17 lost the grouping (1 + h⁻¹C b′); this is it.
 //                     K_d⁻¹ is taken over the DOFs with K_d > 0 (its pseudo-inverse): a DOF on which no
 //                     joint force turns is no spring in the series.
+// Anchored rows (not in the paper; settings.compliant.anchored_damping). A row of a joint to the world,
+// a fixed or a kinematic body measures its moving body's motion relative to the world, and that is the
+// whole mechanism's motion: on the Fig. 8 cable the top joint's bending rate is the pendulum's swing
+// rate Ω. Its b′ (m′ = the top link's inertia, k′ = its K_d from the cable's tension, h²k′/m′ ≈ 200 at
+// h = 0.01) is as large as an inner row's, but an inner row's rate is the relative turn of two links,
+// which the swing leaves at rest, while the top row's damping b′Ω² is viscosity on the swing itself:
+// measured, it dissipated 187 of the 191 J that the stability damping took over 40 s (peak kinetic
+// energy −11.2 %). So, as §5.4 drops translational damping for the viscosity it causes, a joint with a
+// prescribed side gets no b′ when its moving body also has a soft row (compliance > kSoftCompliance:
+// one that damping can act on, Cb′ ~ h) to another moving body: the body's transverse vibration, the
+// mode the damping is for, turns it against that neighbour and is damped there. A body held only by
+// anchored joints keeps their b′ (nothing else would damp it). Measured: −0.11 % over 40 s.
 #include <array>
 #include <vector>
 
 #include "affix/solvers/compliant/augmented_mass.hpp"
+#include "affix/solvers/compliant/reduced_system.hpp"
 
 namespace affix {
 
@@ -32,5 +45,21 @@ std::vector<Vec6> diagonal_stiffness(const std::vector<PlacedStiffness>& K, int 
 /// stiffness.
 double row_stiffness(const std::array<const double*, 2>& row, const std::array<int, 2>& body, int stride,
                      const std::vector<Vec6>& Kd);
+
+/// A row this compliant (m/N, rad/(N·m): a stiffness below 10⁴, a cable's bending) is soft: a spring
+/// whose damping b′ acts (C b′ comparable to h; a stiff row's Σ = C/(h + C b′) barely moves).
+constexpr double kSoftCompliance = 1e-4;
+
+/// Per joint slot of J (the first `joints`): whether its rows get the stability damping b′ (header,
+/// "Anchored rows"). `anchored`: every joint does (the paper's §4.3).
+std::vector<char> stability_damped_joints(const ConstraintJacobian& J, int joints, const std::vector<double>& compliance,
+                                          bool anchored);
+
+/// Constraint-space damping (§4.3–4.4) of the rows of the damped joints: per row m′ = (J W Jᵀ)⁻¹ (W = M⁻¹),
+/// k′ = row_stiffness, b′ = stabilizing_damping beside the row's own `damping`, and the row's S = Σ/h and
+/// Γ of Eq. 15–17 (header).
+void constraint_space_damping(const ConstraintJacobian& J, const std::vector<char>& damped, const std::vector<Mat6>& W,
+                              const std::vector<Vec6>& Kd, const std::vector<double>& compliance,
+                              const std::vector<double>& damping, double h, double alpha, VecX& S, VecX& Gamma);
 
 }  // namespace affix
