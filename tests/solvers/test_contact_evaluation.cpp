@@ -8,7 +8,9 @@
 //   - with a mask, the rows of the flagged bodies are those of the full evaluation;
 //   - proximity candidates asked for again at the same state are not rebuilt;
 //   - candidates whose primitives' boxes are d̂ or more apart are bounded, not measured: the bound is
-//     below the true distance, and the closest distance over all candidates is still exact.
+//     below the true distance, and the closest distance over all candidates is still exact;
+//   - reductions kept from one candidate list to the next (a new sweep where the last search ended)
+//     give the energies of a model that never evaluated anything, before and after further moves.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -197,6 +199,40 @@ TEST(ContactEvaluation, ProximityCandidatesAtTheSameStateAreNotRebuilt) {
   const VecX moved = r.q + 0.5 * r.dq;
   model.update_candidates(moved, nullptr);
   EXPECT_EQ(model.candidate_builds(), 3);
+}
+
+TEST(ContactEvaluation, ReductionsKeptAcrossCandidateListsMatchAFreshEvaluation) {
+  Row r = make_row(9);
+  const int n = static_cast<int>(r.bodies.size());
+  const std::vector<char> all(n, 1);
+  BodyContactModel model(r.bodies, kDhat);
+  model.update_candidates(r.q, &r.dq);
+  std::vector<double> e(n, 0.0);
+  model.add_energies(r.q, kKappa, 1.0, {}, 0.0, all, e);
+  // A line search that moved bodies 1 and 3, then the next iteration's sweep from there along another
+  // direction, then a trial that moves body 2 only, then the proximity set at the new point.
+  VecX point = r.q;
+  for (int i : {1, 3}) point.segment<12>(12 * i) += 0.5 * r.dq.segment<12>(12 * i);
+  model.add_energies(point, kKappa, 1.0, {}, 0.0, all, e);
+  const VecX dq2 = -0.7 * r.dq;
+  VecX trial = point;
+  trial.segment<12>(24) += 0.5 * dq2.segment<12>(24);
+  const auto check = [&](const VecX& at, const VecX* sweep) {
+    std::vector<double> kept(n, 0.0), fresh(n, 0.0);
+    model.add_energies(at, kKappa, 1.0, {}, 0.0, all, kept);
+    BodyContactModel untouched(r.bodies, kDhat);
+    untouched.update_candidates(point, sweep);
+    untouched.add_energies(at, kKappa, 1.0, {}, 0.0, all, fresh);
+    EXPECT_EQ(kept, fresh);
+    double total = 0.0;
+    for (double v : kept) total += v;
+    EXPECT_GT(total, 0.0) << "the row must have active stencils";
+  };
+  model.update_candidates(point, &dq2);
+  check(point, &dq2);
+  check(trial, &dq2);
+  model.update_candidates(point, nullptr);
+  check(point, nullptr);
 }
 
 TEST(ContactEvaluation, FarCandidatesAreBoundedAndTheClosestDistanceStaysExact) {

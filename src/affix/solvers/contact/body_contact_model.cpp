@@ -91,14 +91,16 @@ BodyContactModel::BodyContactModel(const std::vector<AffineBody>& bodies, double
 void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
   if (!dq && proximity_q_.size() == q.size() && proximity_q_ == q) {
     if (!candidates_are_proximity_) {  // back from a sweep to the state of the last proximity build
+      previous_candidates_.swap(candidates_);
       candidates_ = proximity_candidates_;
-      reduced_.reset(candidates_.size(), dhat_);
+      keep_reductions();
       candidates_are_proximity_ = true;
     }
     return;
   }
   ++candidate_builds_;
   x_.move_to(bodies_, layout_, q);
+  previous_candidates_.swap(candidates_);
   if (!dq) {
     candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), nullptr, dhat_);
     proximity_q_ = q;
@@ -110,7 +112,15 @@ void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
     candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), &x_end_.vertices(), dhat_);
     candidates_are_proximity_ = false;
   }
+  keep_reductions();
+}
+
+// The reductions of candidates in both lists stay valid while their bodies' vertex stamps do: a new
+// list at the point of the last evaluation (each Newton iteration's sweep) reduces only what is new.
+void BodyContactModel::keep_reductions() {
+  std::swap(reduced_, previous_reduced_);
   reduced_.reset(candidates_.size(), dhat_);
+  reduced_.keep_matching(previous_reduced_, previous_candidates_, candidates_);
 }
 
 std::vector<std::array<int, 2>> BodyContactModel::candidate_body_pairs() const {

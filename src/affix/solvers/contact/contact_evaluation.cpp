@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <limits>
 
@@ -76,6 +77,27 @@ void CandidateEvaluation::reduce(int k, const ContactCandidate& c, const std::ve
   stencils_[k] = reduce_candidate(bodies, edges, c, x.vertices());
   squared_distances_[k] = stencil_squared_distance_value(stencils_[k], stencil_positions(stencils_[k], x.vertices()));
   exact_[k] = 1;
+}
+
+void CandidateEvaluation::keep_matching(const CandidateEvaluation& previous,
+                                        const std::vector<ContactCandidate>& previous_list,
+                                        const std::vector<ContactCandidate>& list) {
+  // find_contact_candidates lists body pair by body pair, ascending, each pair's candidates sorted: a
+  // merge walk in that order finds every candidate the two lists share. (Were the order other, a
+  // match would only be missed, never wrong: equality is checked.)
+  const auto before = [](const ContactCandidate& c, const ContactCandidate& d) {
+    const auto pc = std::minmax(c.body_a, c.body_b), pd = std::minmax(d.body_a, d.body_b);
+    return pc != pd ? pc < pd : c < d;
+  };
+  std::size_t i = 0;
+  for (std::size_t k = 0; k < list.size() && i < previous_list.size(); ++k) {
+    while (i < previous_list.size() && before(previous_list[i], list[k])) ++i;
+    if (i == previous_list.size() || !(previous_list[i] == list[k])) continue;
+    stencils_[k] = previous.stencils_[i];
+    squared_distances_[k] = previous.squared_distances_[i];
+    exact_[k] = previous.exact_[i];
+    stamps_[k] = previous.stamps_[i];
+  }
 }
 
 void CandidateEvaluation::reduce_exactly(int k, const ContactCandidate& c, const std::vector<AffineBody>& bodies,

@@ -46,6 +46,12 @@ class CandidateEvaluation {
   /// reduction. Thread-safe for distinct k.
   void reduce(int k, const ContactCandidate& c, const std::vector<AffineBody>& bodies,
               const std::vector<std::vector<std::array<int, 2>>>& edges, const VertexCache& x);
+  /// After reset() for `list`: takes over the reductions `previous` made of the same candidates in
+  /// `previous_list` (both in find_contact_candidates' order), with their stamps, so that a new
+  /// candidate list at the same point (the next Newton iteration's sweep starts where the last line
+  /// search ended) does not reduce again what is already reduced there.
+  void keep_matching(const CandidateEvaluation& previous, const std::vector<ContactCandidate>& previous_list,
+                     const std::vector<ContactCandidate>& list);
   /// The same, always measuring the closest features (after reduce() at the same point).
   void reduce_exactly(int k, const ContactCandidate& c, const std::vector<AffineBody>& bodies,
                       const std::vector<std::vector<std::array<int, 2>>>& edges, const VertexCache& x);
