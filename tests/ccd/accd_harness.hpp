@@ -105,4 +105,19 @@ inline void check_accd(AccdStats& stats, const std::function<double(double)>& di
   }
 }
 
+/// A case that took ACCD's early out (no distance evaluated, additive_ccd.hpp) must be the full step;
+/// counts it in `early`.
+inline void count_early_out(const CcdResult& r, int& early) {
+  if (r.iterations != 0) return;
+  ++early;
+  EXPECT_EQ(r.toi, 1.0);
+}
+
+/// Both sides of the early-out bound were reached, and no case failed the harness's checks.
+inline void expect_both_sides_of_the_early_out(const AccdStats& stats, int early) {
+  EXPECT_GT(early, stats.cases / 4);
+  EXPECT_LT(early, stats.cases);
+  EXPECT_EQ(stats.failures, 0);
+}
+
 }  // namespace affix::test

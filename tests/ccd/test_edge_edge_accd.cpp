@@ -213,6 +213,24 @@ TEST(EdgeEdgeAccd, ZeroDisplacement) {
   EXPECT_EQ(stats.total_iterations, 0);
 }
 
+// Boxes apart by a gap G and moving slowly against it: where (1 − s)·G ≥ l_p (the early out of
+// additive_ccd.hpp) the answer is the full step with no distance evaluated; just beyond that bound the
+// iteration runs. Both are checked against brute-force sampling by the harness.
+TEST(EdgeEdgeAccd, FarPairsTakeTheFullStepWithoutDistances) {
+  int early = 0;
+  const auto stats = run_category("far, slow", 40, [&](Random& rng) {
+    EeCase c = resting(rng.in_cube(), rng.in_cube(), rng.in_cube(), rng.in_cube());
+    c.b0 += Vec3(3, 0, 0), c.b1 += Vec3(3, 0, 0);  // boxes at least 1 apart along x
+    const double gap = std::min(c.b0.x(), c.b1.x()) - std::max(c.a0.x(), c.a1.x());
+    // l_p below (1 − s)·gap on half the cases, up to 1.3× it on the others.
+    const double speed = (rng.chance(0.5) ? rng.uniform(0.0, 0.95) : rng.uniform(1.05, 1.3)) * (1.0 - kS) * gap;
+    c.da0 = 0.5 * speed * rng.unit(), c.db1 = 0.5 * speed * rng.unit();
+    test::count_early_out(c.accd(), early);
+    return c;
+  });
+  test::expect_both_sides_of_the_early_out(stats, early);
+}
+
 // Edge b, crossing over edge a at a height h ∈ [1e-3, 1] along their common normal, falls straight onto
 // it, reaching it at t = 1/k, k ∈ [1.2, 3]: toi should be t_s = (1 − s)/k.
 TEST(EdgeEdgeAccd, StraightFallStopsAtTheGap) {

@@ -3,6 +3,8 @@
 // Run the binary to see each category's statistics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -221,6 +223,24 @@ TEST(PointTriangleAccd, RotationLike) {
     c.add_common(rng.in_cube());
     return c;
   });
+}
+
+// A point and a triangle whose boxes are at least 1 apart, moving slowly: where (1 − s)·gap ≥ l_p
+// (additive_ccd.hpp's early out) the full step comes back with no distance evaluated; beyond it the
+// iteration runs. The harness checks both against brute-force sampling.
+TEST(PointTriangleAccd, FarPairsTakeTheFullStepWithoutDistances) {
+  int early = 0;
+  const auto stats = run_category("far, slow", 19, [&](Random& rng) {
+    PtCase c{rng.in_cube() + Vec3(3, 0, 0), rng.in_cube(), rng.in_cube(), rng.in_cube(),
+             Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    const double gap = c.p.x() - std::max({c.t0.x(), c.t1.x(), c.t2.x()});
+    // The point alone moves, at a speed s·|dp| with l_p ≤ |dp|: below (1 − s)·gap on half the cases.
+    const double speed = (rng.chance(0.5) ? rng.uniform(0.0, 0.95) : rng.uniform(1.05, 1.5)) * (1.0 - kS) * gap;
+    c.dp = speed * rng.unit();
+    test::count_early_out(c.accd(), early);
+    return c;
+  });
+  test::expect_both_sides_of_the_early_out(stats, early);
 }
 
 TEST(PointTriangleAccd, ZeroDisplacement) {

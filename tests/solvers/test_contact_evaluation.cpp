@@ -6,10 +6,15 @@
 //   - the per-stencil projection on the stencil's own 6, 9 or 12 coordinates equals the 12×12 one;
 //   - the value-only barrier equals the value of the derivative evaluation for every stencil form;
 //   - with a mask, the rows of the flagged bodies are those of the full evaluation;
-//   - proximity candidates asked for again at the same state are not rebuilt.
+//   - proximity candidates asked for again at the same state are not rebuilt;
+//   - candidates whose primitives' boxes are d̂ or more apart are bounded, not measured: the bound is
+//     below the true distance, and the closest distance over all candidates is still exact;
+//   - reductions kept from one candidate list to the next (a new sweep where the last search ended)
+//     give the energies of a model that never evaluated anything, before and after further moves.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <set>
@@ -194,6 +199,92 @@ TEST(ContactEvaluation, ProximityCandidatesAtTheSameStateAreNotRebuilt) {
   const VecX moved = r.q + 0.5 * r.dq;
   model.update_candidates(moved, nullptr);
   EXPECT_EQ(model.candidate_builds(), 3);
+}
+
+TEST(ContactEvaluation, ReductionsKeptAcrossCandidateListsMatchAFreshEvaluation) {
+  Row r = make_row(9);
+  const int n = static_cast<int>(r.bodies.size());
+  const std::vector<char> all(n, 1);
+  BodyContactModel model(r.bodies, kDhat);
+  model.update_candidates(r.q, &r.dq);
+  std::vector<double> e(n, 0.0);
+  model.add_energies(r.q, kKappa, 1.0, {}, 0.0, all, e);
+  // A line search that moved bodies 1 and 3, then the next iteration's sweep from there along another
+  // direction, then a trial that moves body 2 only, then the proximity set at the new point.
+  VecX point = r.q;
+  for (int i : {1, 3}) point.segment<12>(12 * i) += 0.5 * r.dq.segment<12>(12 * i);
+  model.add_energies(point, kKappa, 1.0, {}, 0.0, all, e);
+  const VecX dq2 = -0.7 * r.dq;
+  VecX trial = point;
+  trial.segment<12>(24) += 0.5 * dq2.segment<12>(24);
+  const auto check = [&](const VecX& at, const VecX* sweep) {
+    std::vector<double> kept(n, 0.0), fresh(n, 0.0);
+    model.add_energies(at, kKappa, 1.0, {}, 0.0, all, kept);
+    BodyContactModel untouched(r.bodies, kDhat);
+    untouched.update_candidates(point, sweep);
+    untouched.add_energies(at, kKappa, 1.0, {}, 0.0, all, fresh);
+    EXPECT_EQ(kept, fresh);
+    double total = 0.0;
+    for (double v : kept) total += v;
+    EXPECT_GT(total, 0.0) << "the row must have active stencils";
+  };
+  model.update_candidates(point, &dq2);
+  check(point, &dq2);
+  check(trial, &dq2);
+  model.update_candidates(point, nullptr);
+  check(point, nullptr);
+}
+
+TEST(ContactEvaluation, FarCandidatesAreBoundedAndTheClosestDistanceStaysExact) {
+  const Row r = make_row(8);
+  const int n = static_cast<int>(r.bodies.size());
+  const DofLayout layout = affine_layout(r.bodies);
+  const auto edges = body_edges(r.bodies);
+  // A long sweep: most of its candidates are far apart at its start.
+  const VecX dq = 40.0 * r.dq;
+  const WorldVertices x0 = world_vertices(r.bodies, layout, r.q), x1 = world_vertices(r.bodies, layout, r.q + dq);
+  const std::vector<ContactCandidate> candidates = find_contact_candidates(r.bodies, edges, x0, &x1, kDhat);
+  VertexCache x;
+  x.move_to(r.bodies, layout, r.q);
+  CandidateEvaluation evaluation;
+  evaluation.reset(candidates.size(), kDhat);
+  int bounded = 0;
+  double closest = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < static_cast<int>(candidates.size()); ++k) {
+    evaluation.reduce(k, candidates[k], r.bodies, edges, x);
+    const ContactStencil s = reduce_candidate(r.bodies, edges, candidates[k], x.vertices());
+    const double exact = stencil_squared_distance_value(s, stencil_positions(s, x.vertices()));
+    closest = std::min(closest, std::sqrt(exact));
+    if (evaluation.exact(k)) {
+      EXPECT_EQ(evaluation.squared_distance(k), exact);
+      EXPECT_TRUE(evaluation.stencil(k) == s);
+    } else {
+      ++bounded;
+      EXPECT_GE(evaluation.squared_distance(k), kDhat * kDhat);
+      EXPECT_LE(evaluation.squared_distance(k), exact * (1.0 + 1e-12));
+      evaluation.reduce_exactly(k, candidates[k], r.bodies, edges, x);
+      EXPECT_EQ(evaluation.squared_distance(k), exact);
+    }
+  }
+  ASSERT_GT(bounded, 0) << "the sweep must reach candidates beyond d̂";
+  ASSERT_LT(bounded, static_cast<int>(candidates.size()));
+  // Pulled apart (3 d̂ more between neighbours along x) the closest candidate is a bounded one, and the
+  // model's closest distance is still the measured one.
+  BodyContactModel model(r.bodies, kDhat);
+  model.update_candidates(r.q, &dq);
+  EXPECT_EQ(model.min_distance(r.q).min_distance, closest);
+  VecX apart = r.q;
+  for (int i = 0; i < n; ++i) apart[12 * i] += 3.0 * kDhat * i;
+  model.update_candidates(apart, &dq);
+  const double far_closest = model.min_distance(apart).min_distance;
+  const WorldVertices xa = world_vertices(r.bodies, layout, apart), xb = world_vertices(r.bodies, layout, apart + dq);
+  double reference = std::numeric_limits<double>::infinity();
+  for (const ContactCandidate& c : find_contact_candidates(r.bodies, edges, xa, &xb, kDhat)) {
+    const ContactStencil s = reduce_candidate(r.bodies, edges, c, xa);
+    reference = std::min(reference, std::sqrt(stencil_squared_distance_value(s, stencil_positions(s, xa))));
+  }
+  EXPECT_EQ(far_closest, reference);
+  EXPECT_GT(far_closest, kDhat);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "affix/ccd/additive_ccd.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 
@@ -15,14 +16,23 @@ namespace {
 
 
 /// Steps 3–4 of the header's algorithm. `distance_at(t)` is the unsigned distance at time t along the
-/// (mean-free) trajectory, `l_p` the bound (★) on the rate at which it can shrink.
+/// (mean-free) trajectory, `l_p` the bound (★) on the rate at which it can shrink, `lower` a lower bound
+/// of the unsigned distance at t = 0 (the gap between the primitives' boxes).
 template <class DistanceAt>
 CcdResult additive_ccd(const DistanceAt& distance_at, double l_p, double s, double tmax, int max_iterations,
-                       double xi) {
+                       double xi, double lower) {
   assert(s > 0.0 && s < 1.0);
   assert(tmax >= 0.0);
   assert(xi >= 0.0);
   CcdResult result{0.0, false, 0};
+  // The header's early out: with L = lower − ξ ≤ d₀ and (1 − s)·L ≥ l_p·tmax, the first trial step
+  // (1 − s)·d₀/l_p reaches tmax, and by (★) d(tmax) ≥ d₀ − l_p·tmax ≥ d₀ − (1 − s)·d₀ = s·d₀: the
+  // trial is accepted and toi = tmax. So that answer needs no distance at all — the common case of a
+  // far candidate in a line search, where the two exact distances cost most of the query.
+  if (lower - xi > 0.0 && (1.0 - s) * (lower - xi) >= l_p * tmax && tmax > 0.0 && std::isfinite(l_p)) {
+    result.toi = tmax;
+    return result;
+  }
   const double d0 = distance_at(0.0) - xi;
   if (!(d0 > 0.0) || !std::isfinite(d0) || !std::isfinite(l_p) || !(tmax > 0.0)) {
     return result;  // touching (or within ξ), non-finite input, or an empty interval
@@ -73,6 +83,16 @@ template <typename... V>
 bool all_finite(const V&... v) {
   return (v.allFinite() && ...);
 }
+
+/// A lower bound of the distance between the convex hulls of the points a… and b…: the gap between
+/// their axis-aligned boxes.
+template <std::size_t NA, std::size_t NB>
+double box_gap(const std::array<const Vec3*, NA>& a, const std::array<const Vec3*, NB>& b) {
+  Vec3 a_lo = *a[0], a_hi = *a[0], b_lo = *b[0], b_hi = *b[0];
+  for (std::size_t k = 1; k < NA; ++k) a_lo = a_lo.cwiseMin(*a[k]), a_hi = a_hi.cwiseMax(*a[k]);
+  for (std::size_t k = 1; k < NB; ++k) b_lo = b_lo.cwiseMin(*b[k]), b_hi = b_hi.cwiseMax(*b[k]);
+  return (b_lo - a_hi).cwiseMax(a_lo - b_hi).cwiseMax(0.0).norm();
+}
 constexpr CcdResult kNoSafeStep{0.0, false, 0};
 
 }  // namespace
@@ -84,7 +104,7 @@ CcdResult point_point_accd(const Vec3& p, const Vec3& q, const Vec3& dp, const V
   const Vec3 up = dp - m, uq = dq - m;
   const double l_p = up.norm() + uq.norm();
   const auto distance_at = [&](double t) { return std::sqrt(point_point_distance(p + t * up, q + t * uq)); };
-  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance, 0.0);
 }
 
 CcdResult point_edge_accd(const Vec3& p, const Vec3& e0, const Vec3& e1, const Vec3& dp, const Vec3& de0,
@@ -97,7 +117,8 @@ CcdResult point_edge_accd(const Vec3& p, const Vec3& e0, const Vec3& e1, const V
   const auto distance_at = [&](double t) {
     return std::sqrt(point_edge_distance(p + t * up, e0 + t * u0, e1 + t * u1));
   };
-  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance,
+                      box_gap<1, 2>({&p}, {&e0, &e1}));
 }
 
 CcdResult point_triangle_accd(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2, const Vec3& dp,
@@ -110,7 +131,8 @@ CcdResult point_triangle_accd(const Vec3& p, const Vec3& t0, const Vec3& t1, con
   const auto distance_at = [&](double t) {
     return std::sqrt(point_triangle_distance(p + t * up, t0 + t * u0, t1 + t * u1, t2 + t * u2));
   };
-  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance,
+                      box_gap<1, 3>({&p}, {&t0, &t1, &t2}));
 }
 
 CcdResult edge_edge_accd(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1, const Vec3& dea0,
@@ -123,7 +145,8 @@ CcdResult edge_edge_accd(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, cons
   const auto distance_at = [&](double t) {
     return std::sqrt(edge_edge_distance(ea0 + t * ua0, ea1 + t * ua1, eb0 + t * ub0, eb1 + t * ub1));
   };
-  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance);
+  return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance,
+                      box_gap<2, 2>({&ea0, &ea1}, {&eb0, &eb1}));
 }
 
 }  // namespace affix

@@ -17,6 +17,10 @@
 //     trial time (clamped to tmax); if d ≥ g, accept it and repeat.
 //  4. When a trial comes closer than g, advance once more, without evaluating, by (d(t) − g)/l_p: by (★)
 //     the distance stays ≥ g up to there. That time is the toi.
+// Early out: with L ≤ d₀ the gap between the primitives' bounding boxes at t = 0, (1 − s)·(L − ξ) ≥
+// l_p·tmax means the first trial of step 3 reaches tmax and is accepted (by (★), d(tmax) ≥ s·d₀), so
+// toi = tmax is returned with no distance evaluated (iterations 0): the same answer, without the two
+// exact distances, for the far candidates that make up most of a line search's queries.
 // In the head-on case (the relative motion a pure approach at the rate l_p, e.g. a point falling
 // straight onto a resting triangle) the first trial lands exactly at d = g, so toi is the time where the
 // distance reaches s·d₀; in general toi is within one step of the last trial time with d ≥ g.

@@ -91,14 +91,16 @@ BodyContactModel::BodyContactModel(const std::vector<AffineBody>& bodies, double
 void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
   if (!dq && proximity_q_.size() == q.size() && proximity_q_ == q) {
     if (!candidates_are_proximity_) {  // back from a sweep to the state of the last proximity build
+      previous_candidates_.swap(candidates_);
       candidates_ = proximity_candidates_;
-      reduced_.reset(candidates_.size());
+      keep_reductions();
       candidates_are_proximity_ = true;
     }
     return;
   }
   ++candidate_builds_;
   x_.move_to(bodies_, layout_, q);
+  previous_candidates_.swap(candidates_);
   if (!dq) {
     candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), nullptr, dhat_);
     proximity_q_ = q;
@@ -110,14 +112,22 @@ void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
     candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), &x_end_.vertices(), dhat_);
     candidates_are_proximity_ = false;
   }
-  reduced_.reset(candidates_.size());
+  keep_reductions();
+}
+
+// The reductions of candidates in both lists stay valid while their bodies' vertex stamps do: a new
+// list at the point of the last evaluation (each Newton iteration's sweep) reduces only what is new.
+void BodyContactModel::keep_reductions() {
+  std::swap(reduced_, previous_reduced_);
+  reduced_.reset(candidates_.size(), dhat_);
+  reduced_.keep_matching(previous_reduced_, previous_candidates_, candidates_);
 }
 
 std::vector<std::array<int, 2>> BodyContactModel::candidate_body_pairs() const {
   std::vector<std::array<int, 2>> pairs;
   for (const ContactCandidate& c : candidates_) {
     const std::array<int, 2> p{std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
-    if (pairs.empty() || pairs.back() != p) pairs.push_back(p);
+    if (pairs.empty() || pairs.back()[0] != p[0] || pairs.back()[1] != p[1]) pairs.push_back(p);
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
@@ -283,12 +293,21 @@ BodyContactModel::Proximity BodyContactModel::min_distance(const VecX& q) const 
   if (candidates_.empty()) return p;
   // Every candidate's distance is that of its reduced form; the active count is of merged stencils.
   p.active = static_cast<int>(active_at(q, nullptr).size());
-  for (int k = 0; k < static_cast<int>(candidates_.size()); ++k) {
+  const int count = static_cast<int>(candidates_.size());
+  const auto consider = [&](int k) {
     const double d = std::sqrt(reduced_.squared_distance(k));
     if (d < p.min_distance) {
       const ContactStencil& s = reduced_.stencil(k);
       p.min_distance = d, p.closest = {s.v[0].body, s.v[s.count - 1].body};
     }
+  };
+  for (int k = 0; k < count; ++k)
+    if (reduced_.exact(k)) consider(k);
+  // Candidates only bounded (at least d̂ apart) are measured where the bound could still win.
+  for (int k = 0; k < count; ++k) {
+    if (reduced_.exact(k) || !(std::sqrt(reduced_.squared_distance(k)) < p.min_distance)) continue;
+    reduced_.reduce_exactly(k, candidates_[k], bodies_, edges_, x_);
+    consider(k);
   }
   return p;
 }

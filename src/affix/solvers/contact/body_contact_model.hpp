@@ -85,6 +85,9 @@ class BodyContactModel {
   /// Stencils within d̂ at the cached point among the candidates with a body flagged in `touching`
   /// (all when null), merged with their multiplicity (contact_stencils.hpp).
   std::vector<ContactStencil> active_at(const VecX& q, const std::vector<char>* touching) const;
+  /// Resets the reductions for the new candidate list, keeping those of candidates it shares with the
+  /// previous one.
+  void keep_reductions();
 
   const std::vector<AffineBody>& bodies_;
   DofLayout layout_;  // the bodies' stacked layout (affine)
@@ -100,6 +103,9 @@ class BodyContactModel {
   // result. x_ at the evaluation point q, x_end_ at the end q + Δq of a sweep.
   mutable VertexCache x_, x_end_;
   mutable CandidateEvaluation reduced_;
+  // The list and reductions before the last update_candidates, kept over by keep_reductions().
+  std::vector<ContactCandidate> previous_candidates_;
+  CandidateEvaluation previous_reduced_;
   mutable VecX q_end_;
   mutable std::vector<double> scratch_;  // per candidate: an energy or a time of impact
 };

@@ -48,13 +48,30 @@ Aabb overlap(const Aabb& a, const Aabb& b) {
   return o;
 }
 
-/// Pairs every `queries` box inside `region` with the `targets` boxes inside it that it touches.
+// Below this many query–target tests inside the i-AABB, testing every pair is cheaper than building a
+// grid (the common case between small bodies: tens of primitives on each side of the overlap).
+constexpr std::size_t kDirectPairs = 4096;
+
+/// Pairs every `queries` box inside `region` with the `targets` boxes inside it that it touches (each
+/// pair once, in no particular order: the caller sorts).
 template <typename Emit>
 void pair_within(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets, const Aabb& region,
                  Emit&& emit) {
+  thread_local std::vector<int> inside_q, inside_t;
+  inside_q.clear(), inside_t.clear();
+  for (int k = 0; k < static_cast<int>(queries.size()); ++k)
+    if (queries[k].intersects(region)) inside_q.push_back(k);
+  for (int t = 0; t < static_cast<int>(targets.size()); ++t)
+    if (targets[t].intersects(region)) inside_t.push_back(t);
+  if (inside_q.empty() || inside_t.empty()) return;
+  if (inside_q.size() * inside_t.size() <= kDirectPairs) {
+    for (int k : inside_q)
+      for (int t : inside_t)
+        if (queries[k].intersects(targets[t])) emit(k, t);
+    return;
+  }
   const UniformGrid grid(std::span<const Aabb>(targets), region);
-  for (int k = 0; k < static_cast<int>(queries.size()); ++k) {
-    if (!queries[k].intersects(region)) continue;
+  for (int k : inside_q) {
     grid.for_each_intersecting(queries[k], [&](int t) {
       emit(k, t);
       return false;
