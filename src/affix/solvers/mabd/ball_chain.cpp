@@ -100,11 +100,7 @@ bool BallChain::solve(const KktSystem& system, const std::vector<int>& joints, c
   for (int i = n - 2; i >= 0; --i) z_[i].noalias() -= X_[i] * z_[i + 1];
 
   // Eq. 41: Δq_b = Δq_free,b − Σ_j H_b⁻¹ G_jbᵀ λ_j, each side's response through its bracket.
-  for (int j : joints) {
-    const KktJoint& joint = system.joints[j];
-    if (joint.body1 >= 0) solution.dq[joint.body1] = free_steps[joint.body1];
-    if (joint.body2 >= 0) solution.dq[joint.body2] = free_steps[joint.body2];
-  }
+  start_from_free_steps(system, joints, free_steps, solution.dq);
   for (int i = 0; i < n; ++i) {
     const KktJoint& joint = system.joints[joints[i]];
     const Vec3& lambda = z_[i];

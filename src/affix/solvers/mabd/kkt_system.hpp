@@ -80,6 +80,11 @@ struct KktSolution {
   VecX lambda;            ///< per joint, stacked in joint order
 };
 
+/// dq of the bodies that `joints` move set to their free steps, before a structured solver subtracts
+/// each joint's H⁻¹Gᵀλ (Eq. 27, 41).
+void start_from_free_steps(const KktSystem& system, const std::vector<int>& joints,
+                           const std::vector<Vec12>& free_steps, std::vector<Vec12>& dq);
+
 /// Δq = Δq_free − H⁻¹Gᵀλ for a given λ (Eq. 27).
 std::vector<Vec12> primal_steps(const KktSystem& system, const std::vector<Vec12>& free_steps, const VecX& lambda);
 
