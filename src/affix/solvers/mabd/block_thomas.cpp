@@ -36,11 +36,7 @@ bool BlockThomas::solve(const DualMatrix& dual, const std::vector<int>& joints, 
   for (int i = 0; i < n; ++i) solution.lambda.segment(offsets[joints[i]], z_[i].size()) = z_[i];
 
   // Eq. 41: Δq_b = Δq_free,b − Σ_j W_jb λ_j over the joints that move b.
-  for (int j : joints) {
-    const KktJoint& joint = system.joints[j];
-    if (joint.body1 >= 0) solution.dq[joint.body1] = free_steps[joint.body1];
-    if (joint.body2 >= 0) solution.dq[joint.body2] = free_steps[joint.body2];
-  }
+  start_from_free_steps(system, joints, free_steps, solution.dq);
   for (int i = 0; i < n; ++i) {
     const KktJoint& joint = system.joints[joints[i]];
     const JointResponse& W = dual.response(joints[i]);

@@ -14,14 +14,22 @@ namespace {
 /// Newton's iteration R ← ½(R + R⁻ᵀ) from R = A converges quadratically to it (Higham 1986), in two or
 /// three steps at such strains, where an SVD costs several times more. Far from a rotation (or
 /// inverted) it falls back to the SVD.
+/// R⁻ᵀ is R's cofactor matrix over its determinant, [r₁×r₂, r₂×r₀, r₀×r₁]/det with r_k R's columns: three
+/// cross products, the determinant their first dotted with r₀. Near a rotation the error after a step is
+/// about half the square of the change the step made (Higham 1986, Eq. 3.3), so a change below 10⁻⁸
+/// leaves an error at round-off (5·10⁻¹⁷) and the step that would only confirm it is not taken.
 Mat3 polar_factor(const Mat3& A) {
   constexpr int kMaxIterations = 6;
-  constexpr double kConverged = 1e-15;
+  constexpr double kConverged = 1e-8;
   Mat3 R = A;
   for (int k = 0; k < kMaxIterations; ++k) {
-    const double det = R.determinant();
+    Mat3 cofactor;
+    cofactor.col(0) = R.col(1).cross(R.col(2));
+    cofactor.col(1) = R.col(2).cross(R.col(0));
+    cofactor.col(2) = R.col(0).cross(R.col(1));
+    const double det = R.col(0).dot(cofactor.col(0));
     if (!(det > 0.0)) break;
-    const Mat3 next = 0.5 * (R + R.inverse().transpose());
+    const Mat3 next = 0.5 * (R + cofactor / det);
     const double change = (next - R).cwiseAbs().maxCoeff();
     R = next;
     if (change < kConverged) return R;
@@ -143,6 +151,15 @@ Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& la
   }
   const Mat3 product = (P.trace() * I - P) * (S.trace() * I - S).inverse();
   const Mat3 gamma = 0.5 * volume * (product + product.transpose());
+  // Nothing to clamp when Γ + εI is positive semi-definite, ε = 10⁻¹² tr|Γ|: every principal minor ≥ 0,
+  // a few products where the eigensolver takes roots and trigonometry. The ε lets through the round-off
+  // of a zero twist (a link pulled along its axis has τ = 0 about it, computed as ±10⁻¹⁶ of the others),
+  // which clamping would change by that round-off alone; H₀ outweighs such an eigenvalue by far.
+  const Mat3 shifted = gamma + 1e-12 * gamma.diagonal().cwiseAbs().sum() * Mat3::Identity();
+  const auto minor = [&](int i, int j) { return shifted(i, i) * shifted(j, j) - shifted(i, j) * shifted(i, j); };
+  if (shifted.diagonal().minCoeff() >= 0.0 && minor(0, 1) >= 0.0 && minor(0, 2) >= 0.0 && minor(1, 2) >= 0.0 &&
+      shifted.determinant() >= 0.0)
+    return gamma;
   Eigen::SelfAdjointEigenSolver<Mat3> eigen;
   eigen.computeDirect(gamma);
   if (eigen.eigenvalues().minCoeff() >= 0.0) return gamma;

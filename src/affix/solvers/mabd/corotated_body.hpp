@@ -93,6 +93,9 @@ class CoRotation {
   const Mat3& rotation() const { return R_; }  ///< the polar factor, or A orthonormalised
   /// Adds h²Γ (twist_stiffness × h²) to the Newton matrix: H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ (header).
   void set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma);
+  /// K = (I + h²Γ W)⁻¹ h²Γ of H⁻¹ = Q (H₀⁻¹ − Z K Zᵀ) Qᵀ (header), and whether it is not 0.
+  const Mat3& twist_gain() const { return gain_; }
+  bool twisted() const { return twisted_; }
   /// Q x and Qᵀ x for a 12-vector or a 12×k block (columns).
   Vec12 apply(const Vec12& x) const;
   Vec12 apply_transpose(const Vec12& x) const;

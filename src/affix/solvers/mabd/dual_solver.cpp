@@ -4,6 +4,7 @@
 #include <string>
 
 #include "affix/error.hpp"
+#include "affix/solvers/mabd/ball_brackets.hpp"
 
 namespace affix {
 namespace {
@@ -14,6 +15,17 @@ constexpr double kRegularisation = 1e-10;  // the direct solver's δ relative to
 double largest_dual_diagonal(const KktSystem& system) {
   double largest = 0.0;
   for (const KktJoint& joint : system.joints) {
+    if (system.brackets && joint.ball() && joint.G1.rows() + joint.G2.rows() == 0) {  // rows not formed
+      Mat3 d = Mat3::Zero();
+      const auto add = [&](int body, int bracket) {
+        const PointBracket& p = (*system.brackets)[bracket];
+        d += ball_block(system.bodies[body], p, p, bracket_middle(p, p));
+      };
+      if (joint.body1 >= 0) add(joint.body1, joint.bracket1);
+      if (joint.body2 >= 0) add(joint.body2, joint.bracket2);
+      largest = std::max(largest, d.diagonal().maxCoeff());
+      continue;
+    }
     for (int r = 0; r < joint.rows(); ++r) {
       double d = 0.0;
       const auto add = [&](int body, const Vec12& row) { d += row.dot(system.bodies[body].solve(row)); };
@@ -80,14 +92,15 @@ std::optional<DualSolverKind> dual_solver_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-DualSolver::Method DualSolver::method(const KktSystem& system, const JointComponent& component,
-                                      DualSolverKind kind) const {
+DualSolver::Method DualSolver::method(const KktSystem& system, std::size_t c, DualSolverKind kind) const {
+  const JointComponent& component = graph_->components()[c];
   if (component.joints.empty()) return Method::none;
+  const Method chain = ball_fits_[c] ? Method::ball_chain : Method::chain;
   const bool breakable = component.spanning_tree_fits && component.cycles <= kMaxLoopBreakers;
   switch (kind) {
     case DualSolverKind::chain:
       if (!component.is_chain) throw InputError(not_structured(component, kind));
-      return Method::chain;
+      return chain;
     case DualSolverKind::tree:
       if (!component.is_tree) throw InputError(not_structured(component, kind));
       return Method::tree;
@@ -98,7 +111,7 @@ DualSolver::Method DualSolver::method(const KktSystem& system, const JointCompon
     case DualSolverKind::gauss_seidel: return Method::gauss_seidel;
     case DualSolverKind::automatic: break;
   }
-  if (component.is_chain) return Method::chain;
+  if (component.is_chain) return chain;
   if (component.is_tree) return Method::tree;
   // Loops: forced only. With the chain and tree solvers refactorising per right-hand side, the Schur
   // complement costs (rows cut + 2) of their solves, measured 3–10× CHOLMOD on 10,000 bodies.
@@ -106,20 +119,43 @@ DualSolver::Method DualSolver::method(const KktSystem& system, const JointCompon
   return dual_rows(system, component) <= kMaxDirectGraphRows ? Method::direct : Method::gauss_seidel;
 }
 
-const KktSolution& DualSolver::solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits) {
+void DualSolver::classify(const KktSystem& system, DualSolverKind kind) {
   if (!graph_ || !graph_->describes(system)) {
     graph_.emplace(system), ++classifications_;
     loops_.clear(), loops_.resize(graph_->components().size());
+    ball_chains_.clear(), ball_chains_.resize(graph_->components().size());
+    ball_fits_of_ = nullptr, ball_fits_.clear();
     previous_lambda_.resize(0);
   }
-  counts_ = {}, report_ = {};
-  methods_.clear();
-  for (const JointComponent& component : graph_->components()) {  // throws before any work
-    const Method m = method(system, component, kind);
-    methods_.push_back(m);
-    counts_.chains += m == Method::chain, counts_.trees += m == Method::tree, counts_.loops += m == Method::loop;
-    counts_.gauss_seidel += m == Method::gauss_seidel, counts_.direct += m == Method::direct;
+  if (ball_fits_.empty() || ball_fits_of_ != system.brackets) {  // the brackets are the run's: read once
+    ball_fits_.clear();
+    for (const JointComponent& component : graph_->components())
+      ball_fits_.push_back(component.is_chain && BallChain::fits(system, component.joints));
+    ball_fits_of_ = system.brackets;
+    for (auto& chain : ball_chains_) chain.reset();
   }
+  counts_ = {};
+  methods_.clear();
+  for (std::size_t c = 0; c < graph_->components().size(); ++c) {  // throws before any work
+    const Method m = method(system, c, kind);
+    methods_.push_back(m);
+    counts_.chains += m == Method::chain || m == Method::ball_chain, counts_.trees += m == Method::tree;
+    counts_.loops += m == Method::loop, counts_.gauss_seidel += m == Method::gauss_seidel;
+    counts_.direct += m == Method::direct;
+  }
+}
+
+bool DualSolver::needs_rows(const KktSystem& system, DualSolverKind kind) {
+  classify(system, kind);
+  const std::vector<JointComponent>& components = graph_->components();
+  for (std::size_t c = 0; c < components.size(); ++c)
+    if (!components[c].joints.empty() && methods_[c] != Method::ball_chain) return true;
+  return false;
+}
+
+const KktSolution& DualSolver::solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits) {
+  classify(system, kind);
+  report_ = {};
   if (counts_.chains + counts_.trees + counts_.loops + counts_.gauss_seidel == 0) {  // no need to split
     solution_ = direct_.solve(system);
     regularised_ = direct_.regularised();
@@ -155,8 +191,9 @@ bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimi
   bool assembled = false;
   free_.resize(system.bodies.size());
   for (std::size_t c = 0; c < components.size(); ++c) {
-    if (methods_[c] != Method::chain && methods_[c] != Method::gauss_seidel) continue;
-    if (!assembled) dual_.assemble(system), assembled = true;
+    if (methods_[c] != Method::chain && methods_[c] != Method::ball_chain && methods_[c] != Method::gauss_seidel)
+      continue;
+    if (!assembled && methods_[c] != Method::ball_chain) dual_.assemble(system), assembled = true;
     for (int b : components[c].bodies) free_[b] = -system.bodies[b].solve(system.bodies[b].gradient);
   }
   report_ = {};
@@ -166,6 +203,10 @@ bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimi
     switch (methods_[c]) {
       case Method::chain:
         if (!thomas_.solve(dual_, component.joints, offsets_, free_, shift, solution)) return false;
+        break;
+      case Method::ball_chain:
+        if (!ball_chains_[c]) ball_chains_[c] = std::make_unique<BallChain>(system, component.joints);
+        if (!ball_chains_[c]->solve(system, component.joints, offsets_, free_, shift, solution)) return false;
         break;
       case Method::tree:
         if (!aba_.solve(system, *graph_, component, offsets_, shift, solution)) return false;

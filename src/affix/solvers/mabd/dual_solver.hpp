@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include "affix/solvers/mabd/abd_aba.hpp"
+#include "affix/solvers/mabd/ball_chain.hpp"
 #include "affix/solvers/mabd/block_thomas.hpp"
 #include "affix/solvers/mabd/dual_direct.hpp"
 #include "affix/solvers/mabd/dual_gauss_seidel.hpp"
@@ -59,6 +60,11 @@ class DualSolver {
   /// The solution stays valid until the next solve, which reuses its memory.
   const KktSolution& solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits = {});
 
+  /// Whether solving this system with `kind` reads any ball joint's rows G: false when every group of
+  /// jointed bodies is a chain of ball joints in brackets (ball_chain.hpp), which needs none, so the
+  /// caller need not form them. Reads only the system's structure (sides, row counts, brackets).
+  bool needs_rows(const KktSystem& system, DualSolverKind kind);
+
   /// The classification of the last solve's system (null before the first).
   const JointGraph* graph() const { return graph_ ? &*graph_ : nullptr; }
   /// How many times a joint graph was classified (once per distinct system structure).
@@ -74,8 +80,10 @@ class DualSolver {
   const GaussSeidelReport& gauss_seidel() const { return report_; }
 
  private:
-  enum class Method { none, chain, tree, loop, gauss_seidel, direct };
-  Method method(const KktSystem& system, const JointComponent& component, DualSolverKind kind) const;
+  enum class Method { none, chain, ball_chain, tree, loop, gauss_seidel, direct };
+  Method method(const KktSystem& system, std::size_t c, DualSolverKind kind) const;
+  /// The joint graph and each group's method for this system (the graph kept while it describes it).
+  void classify(const KktSystem& system, DualSolverKind kind);
   bool solve_structured(const KktSystem& system, const GaussSeidelLimits& limits, double shift,
                         KktSolution& solution);
   void solve_direct_part(const KktSystem& system, KktSolution& solution);
@@ -90,6 +98,9 @@ class DualSolver {
   AbdAba aba_;
   DualGaussSeidel gauss_seidel_;
   std::vector<std::unique_ptr<LoopSchur>> loops_;  // per component, made on its first loop solve
+  std::vector<std::unique_ptr<BallChain>> ball_chains_;  // per component, made on its first ball-chain solve
+  std::vector<char> ball_fits_;                 // per component: BallChain::fits, for ball_fits_of_
+  const BallBrackets* ball_fits_of_ = nullptr;  // the brackets ball_fits_ was read with
   VecX previous_lambda_;                           // the last solve's λ, while the graph is unchanged
   std::vector<Method> methods_;  // per component, for the current solve
   std::vector<int> offsets_;

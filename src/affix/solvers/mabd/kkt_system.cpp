@@ -21,6 +21,15 @@ std::vector<Vec12> KktSystem::free_steps() const {
   return dq;
 }
 
+void start_from_free_steps(const KktSystem& system, const std::vector<int>& joints,
+                           const std::vector<Vec12>& free_steps, std::vector<Vec12>& dq) {
+  for (int j : joints) {
+    const KktJoint& joint = system.joints[j];
+    if (joint.body1 >= 0) dq[joint.body1] = free_steps[joint.body1];
+    if (joint.body2 >= 0) dq[joint.body2] = free_steps[joint.body2];
+  }
+}
+
 std::vector<Vec12> primal_steps(const KktSystem& system, const std::vector<Vec12>& free_steps, const VecX& lambda) {
   // Gᵀλ gathered per body first, so each body pays for one solve.
   std::vector<Vec12> force(system.bodies.size(), Vec12::Zero());

@@ -51,12 +51,22 @@ struct KktJoint {
   int body1 = -1, body2 = -1;  ///< indices into KktSystem::bodies
   JointRows G1, G2;            ///< m × 12 each; only the sides with a body are read
   CompactVector residual;      ///< C at the current iterate
+  /// A ball joint's sides as constant brackets (ball_brackets.hpp): G1 = J(P₁), G2 = −J(P₂), P and the
+  /// constants in KktSystem::brackets; −1 for a side without a moving body, and for other joints. When
+  /// every joint a solve needs is one (DualSolver::needs_rows), G1 and G2 are not formed at all.
+  int bracket1 = -1, bracket2 = -1;
   int rows() const { return static_cast<int>(residual.size()); }
+  /// Whether the joint's moving sides are ball brackets.
+  bool ball() const { return (bracket1 >= 0 || body1 < 0) && (bracket2 >= 0 || body2 < 0) && (body1 >= 0 || body2 >= 0); }
 };
+
+class BallBrackets;
 
 struct KktSystem {
   std::vector<KktBody> bodies;
   std::vector<KktJoint> joints;
+  /// The run's ball brackets, or null: then every joint goes through its rows G (the generic path).
+  const BallBrackets* brackets = nullptr;
 
   /// Σ m_j, the size of D; joint j's rows start at dual_offsets()[j].
   std::vector<int> dual_offsets() const;
@@ -69,6 +79,11 @@ struct KktSolution {
   std::vector<Vec12> dq;  ///< per body
   VecX lambda;            ///< per joint, stacked in joint order
 };
+
+/// dq of the bodies that `joints` move set to their free steps, before a structured solver subtracts
+/// each joint's H⁻¹Gᵀλ (Eq. 27, 41).
+void start_from_free_steps(const KktSystem& system, const std::vector<int>& joints,
+                           const std::vector<Vec12>& free_steps, std::vector<Vec12>& dq);
 
 /// Δq = Δq_free − H⁻¹Gᵀλ for a given λ (Eq. 27).
 std::vector<Vec12> primal_steps(const KktSystem& system, const std::vector<Vec12>& free_steps, const VecX& lambda);

@@ -86,6 +86,13 @@ FactorKey factor_key(const AffineBody& b, const Lame& lame) {
   return k;
 }
 
+/// A ball or cone-twist joint's rows x₀¹ − x₀² (compact_rows.hpp) at q1, q2 (q2 ignored against the
+/// world), the points read inline: these are every joint's rows of a chain, twice a step.
+Vec3 ball_gap(const ModelJoint& j, const Vec12& q1, const Vec12& q2) {
+  const Vec3 x2 = j.body2 >= 0 ? ball_row_times(j.frame2.origin, q2) : j.frame2.origin;
+  return ball_row_times(j.frame1.origin, q1) - x2;
+}
+
 double scene_size(const std::vector<AffineBody>& bodies) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const AffineBody& b : bodies) {
@@ -167,6 +174,15 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
   // Never resized again (KktBody::dense points into it); 2.3 kB a body, so only where contact can be.
   if (contact_->can_touch()) dense_.resize(moving_bodies_.size());
   system_.joints.resize(active_joints_.size());
+  // Ball and cone-twist sides as constant brackets (ball_brackets.hpp), one per distinct (H₀, P).
+  for (std::size_t s = 0; s < active_joints_.size(); ++s) {
+    const ModelJoint& j = model_->joints[active_joints_[s]];
+    if (j.def.type != JointType::ball && j.def.type != JointType::cone_twist) continue;
+    KktJoint& joint = system_.joints[s];
+    if (moving_index_[j.body1] >= 0) joint.bracket1 = brackets_.add(factors_[factor_of_[j.body1]], j.frame1.origin);
+    if (j.body2 >= 0 && moving_index_[j.body2] >= 0)
+      joint.bracket2 = brackets_.add(factors_[factor_of_[j.body2]], j.frame2.origin);
+  }
 }
 
 void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<Vec12>& q_tilde,
@@ -184,17 +200,35 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
     system_.bodies.push_back(std::move(body));
   }
   add_penalty_contact(q);
+  system_.brackets = use_brackets_ ? &brackets_ : nullptr;
+  bool unformed = false;  // a ball joint whose rows G are left to its brackets
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const int k = active_joints_[s];
     const ModelJoint& j = model_->joints[k];
-    const Vec12& q2 = j.body2 >= 0 ? q[j.body2] : q[j.body1];  // ignored against the world
-    const CompactRows rows = compact_rows(j, edges_[k], q[j.body1], q2, limits_.clamps(k));
     KktJoint& joint = system_.joints[s];
     joint.body1 = moving_index_[j.body1];
     joint.body2 = j.body2 >= 0 ? moving_index_[j.body2] : -1;
+    if (use_brackets_ && joint.ball() && limits_.clamps(k).empty()) {
+      // The ball rows x₀¹ − x₀² (compact_rows.hpp), their gradients ±J(P) in the brackets.
+      joint.residual = ball_gap(j, q[j.body1], j.body2 >= 0 ? q[j.body2] : q[j.body1]);
+      joint.G1.resize(0, 12), joint.G2.resize(0, 12);
+      unformed = true;
+      continue;
+    }
+    const Vec12& q2 = j.body2 >= 0 ? q[j.body2] : q[j.body1];  // ignored against the world
+    const CompactRows rows = compact_rows(j, edges_[k], q[j.body1], q2, limits_.clamps(k));
     joint.G1 = rows.rows1;
     joint.G2 = j.body2 >= 0 ? rows.jacobian2() : CompactBlock(rows.rows1.rows(), 12);
     joint.residual = rows.value;
+  }
+  // A group the ball chain solve does not take reads G: form the ball rows it left (J(P₁), −J(P₂)).
+  if (!unformed || !dual_solver_.needs_rows(system_, settings_.dual_solver)) return;
+  for (std::size_t s = 0; s < active_joints_.size(); ++s) {
+    const ModelJoint& j = model_->joints[active_joints_[s]];
+    KktJoint& joint = system_.joints[s];
+    if (joint.G1.rows() + joint.G2.rows() > 0 || joint.rows() == 0) continue;
+    joint.G1 = ball_rows(j.frame1.origin, 1.0);
+    joint.G2 = j.body2 >= 0 ? ball_rows(j.frame2.origin, -1.0) : JointRows::Zero(3, 12);
   }
 }
 
@@ -205,12 +239,16 @@ StepStats MabdSimulator::step() {
 
   // The step's arrays live in members: at 10⁶ bodies each is 100 MB, which malloc would map afresh and
   // the kernel fault in page by page every step.
-  std::vector<Vec12>& loads = step_loads_;
-  loads = loads_;
-  add_external_loads(loads, model_->forces, force_points_, t, [&](int i) { return state_matrix(q_[i]); });
-  // apply_force's forces, held for this step only: f = J(x̄)ᵀF, like a scene force.
-  for (const AppliedForce& f : applied_forces_) loads[f.body] += point_force(f.rest_point, f.force);
-  applied_forces_.clear();
+  // Gravity alone needs no copy of the loads (96 MB at 10⁶ bodies).
+  const bool forced = !model_->forces.empty() || !applied_forces_.empty();
+  if (forced) {
+    step_loads_ = loads_;
+    add_external_loads(step_loads_, model_->forces, force_points_, t, [&](int i) { return state_matrix(q_[i]); });
+    // apply_force's forces, held for this step only: f = J(x̄)ᵀF, like a scene force.
+    for (const AppliedForce& f : applied_forces_) step_loads_[f.body] += point_force(f.rest_point, f.force);
+    applied_forces_.clear();
+  }
+  const std::vector<Vec12>& loads = forced ? step_loads_ : loads_;
   std::vector<Vec12>& q_tilde = q_tilde_;
   std::vector<Vec12>& q = q_next_;
   q_tilde.resize(n), q.resize(n);
@@ -278,9 +316,17 @@ StepStats MabdSimulator::step() {
   limits_.end_step(q);
   check_finite(q);
 
+  // The new state, and in the same pass over the bodies its energies and the next step's twist term
+  // (one rotation per body for both).
   for (int i = 0; i < n; ++i) {
     qdot_[i] = (q[i] - q_[i]) / h;
     q_[i] = q[i];
+    const AffineBody& b = bodies_[i];
+    stats.kinetic_energy += kinetic_energy(b.mass_matrix, qdot_[i]);
+    const Mat3 R = CoRotation(state_matrix(q_[i]), settings_.rotation).rotation();
+    stats.potential_energy += linear_potential(loads_[i], q_[i]) +
+                              elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
+    update_twist(i, R);
   }
   ++step_;
 
@@ -290,21 +336,16 @@ StepStats MabdSimulator::step() {
   stats.min_distance = contact.min_distance;
   stats.active_contacts = contact.active;
   stats.max_penetration = contact.max_penetration;
-  stats.potential_energy = contact.energy;
+  stats.potential_energy += contact.energy;
   for (std::size_t k = 0; k < model_->joints.size(); ++k) {
     const ModelJoint& j = model_->joints[k];
-    stats.max_joint_error = std::max(
-        stats.max_joint_error, compact_row_error(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]));
+    const Vec12& q2 = q_[j.body2 >= 0 ? j.body2 : j.body1];
+    const bool ball = j.def.type == JointType::ball || j.def.type == JointType::cone_twist;
+    stats.max_joint_error =
+        std::max(stats.max_joint_error, ball ? ball_gap(j, q_[j.body1], q2).cwiseAbs().maxCoeff()
+                                             : compact_row_error(j, edges_[k], q_[j.body1], q2));
   }
   stats.max_joint_error = std::max(stats.max_joint_error, limits_.max_excess(q_));
-  for (int i = 0; i < n; ++i) {
-    const AffineBody& b = bodies_[i];
-    stats.kinetic_energy += kinetic_energy(b.mass_matrix, qdot_[i]);
-    const Mat3 R = CoRotation(state_matrix(q_[i]), settings_.rotation).rotation();
-    stats.potential_energy += linear_potential(loads_[i], q_[i]) +
-                              elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
-    update_twist(i, R);
-  }
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
   return stats;
 }

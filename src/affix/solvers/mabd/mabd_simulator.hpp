@@ -15,6 +15,7 @@
 #include "affix/body/affine_body.hpp"
 #include "affix/model/simulator.hpp"
 #include "affix/model/state_edits.hpp"
+#include "affix/solvers/mabd/ball_brackets.hpp"
 #include "affix/solvers/mabd/corotated_body.hpp"
 #include "affix/solvers/mabd/dual_solver.hpp"
 #include "affix/solvers/mabd/joint_limits.hpp"
@@ -46,6 +47,12 @@ class MabdSimulator final : public Simulator {
   void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) override;
   void apply_force(int body, const Vec3& force, const Vec3& point) override;
   void set_kinematic_target(int body, const BodyPose& target) override;
+
+  /// Whether ball joints go through their constant brackets (ball_brackets.hpp; the default) or, as the
+  /// reference the tests compare with, through their rows G like every other joint.
+  void use_constant_brackets(bool on) { use_brackets_ = on; }
+  /// The system of the last Newton iteration (for tests).
+  const KktSystem& kkt_system() const { return system_; }
 
  private:
   /// The KKT system of one Newton iteration at q.
@@ -83,6 +90,8 @@ class MabdSimulator final : public Simulator {
   std::unique_ptr<PenaltyContact> contact_;  // ground and body–body penalty contact
   std::vector<KktBody::Dense> dense_;        // per moving body: its contact-stiffened H, when touched
   DualSolver dual_solver_;
+  BallBrackets brackets_;                    // the ball sides' constants, per distinct (H₀, P)
+  bool use_brackets_ = true;
   double scene_size_ = 1.0;
   int step_ = 0;
 };
