@@ -15,6 +15,7 @@
 #include "affix/body/affine_body.hpp"
 #include "affix/solvers/mabd/ball_brackets.hpp"
 #include "affix/solvers/mabd/dual_solver.hpp"
+#include "support/mabd_factors.hpp"
 
 namespace affix {
 namespace {
@@ -24,12 +25,7 @@ constexpr double kStep = 0.01;  // h
 class RandomBodies {
  public:
   explicit RandomBodies(unsigned seed) : rng_(seed) {
-    for (int i = 0; i < 3; ++i) {
-      const Mat12 B = random<12, 12>();
-      const Mat12 mass = B * B.transpose() / 12.0 + Mat12::Identity();
-      factors_.push_back(std::make_unique<CorotatedFactor>(
-          mass, rest_stiffness(1e-3, Lame::from_young(1e8 * (i + 1), 0.3)), kStep));
-    }
+    factors_ = test::random_corotated_factors([&] { return random<12, 12>(); }, kStep);
   }
 
   const CorotatedFactor& factor(int i) const { return *factors_[i]; }

@@ -20,6 +20,7 @@
 #include "affix/body/affine_body.hpp"
 #include "affix/error.hpp"
 #include "affix/solvers/mabd/dual_solver.hpp"
+#include "support/mabd_factors.hpp"
 
 namespace affix {
 namespace {
@@ -31,13 +32,7 @@ constexpr double kStep = 0.01;  // h
 class RandomKkt {
  public:
   explicit RandomKkt(unsigned seed) : rng_(seed) {
-    // A few shared H₀ = M + h²K₀: M a random mass-like SPD matrix, K₀ a stiff material's rest Hessian.
-    for (int i = 0; i < 3; ++i) {
-      const Mat12 B = random_matrix<12, 12>();
-      const Mat12 mass = B * B.transpose() / 12.0 + Mat12::Identity();
-      factors_.push_back(std::make_unique<CorotatedFactor>(
-          mass, rest_stiffness(1e-3, Lame::from_young(1e8 * (i + 1), 0.3)), kStep));
-    }
+    factors_ = test::random_corotated_factors([&] { return random_matrix<12, 12>(); }, kStep);
   }
 
   KktSystem system;
