@@ -9,6 +9,7 @@
 
 #include "affix/math/rotation.hpp"
 #include "affix/solvers/compliant/mixed_lcp.hpp"
+#include "support/random_rigid.hpp"
 
 namespace affix {
 namespace {
@@ -29,13 +30,6 @@ Mat6 random_inverse_mass(std::mt19937& rng) {
   return M.inverse();
 }
 
-Vec6 random6(std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Vec6 x;
-  for (int k = 0; k < 6; ++k) x[k] = u(rng);
-  return x;
-}
-
 /// Bodies 0..3 in a chain of joints with 2 rows each (body 0 to the world, k to k + 1 for k < 2), body 3
 /// free; unilateral rows on random bodies (the ground, a jointed body, the free body, two bodies).
 Problem random_problem(std::mt19937& rng, bool friction) {
@@ -53,7 +47,7 @@ Problem random_problem(std::mt19937& rng, bool friction) {
     for (int side = 0; side < 2; ++side) {
       blocks[side] = RigidBlock::Zero(2, 6);
       if (s.body[side] >= 0)
-        for (int r = 0; r < 2; ++r) blocks[side].row(r) = random6(rng).transpose();
+        for (int r = 0; r < 2; ++r) blocks[side].row(r) = test::random_vector<6>(rng).transpose();
     }
     p.J.slots.push_back(s);
     p.J.blocks.push_back(blocks);
@@ -67,7 +61,7 @@ Problem random_problem(std::mt19937& rng, bool friction) {
     UnilateralRow normal;
     normal.body = on;
     for (int side = 0; side < 2; ++side)
-      if (on[side] >= 0) normal.J[side] = random6(rng);
+      if (on[side] >= 0) normal.J[side] = test::random_vector<6>(rng);
     normal.c = u(rng);
     const int index = static_cast<int>(p.rows.size());
     p.rows.push_back(normal);
@@ -75,7 +69,7 @@ Problem random_problem(std::mt19937& rng, bool friction) {
     for (int t = 0; t < 2; ++t) {
       UnilateralRow row = normal;
       for (int side = 0; side < 2; ++side)
-        if (on[side] >= 0) row.J[side] = random6(rng);
+        if (on[side] >= 0) row.J[side] = test::random_vector<6>(rng);
       row.c = u(rng);
       row.normal = index;
       row.friction = 0.5;

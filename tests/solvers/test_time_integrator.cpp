@@ -15,23 +15,17 @@
 #include "affix/solvers/ipc/rayleigh_damping.hpp"
 #include "affix/solvers/ipc/time_integrator.hpp"
 #include "support/finite_differences.hpp"
+#include "support/random_rigid.hpp"
 
 namespace affix {
 namespace {
 
-Vec12 random12(std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Vec12 v;
-  for (int k = 0; k < 12; ++k) v[k] = u(rng);
-  return v;
-}
-
 BodyHistory random_history(std::mt19937& rng, bool has_previous) {
   BodyHistory h;
-  h.q = random12(rng);
-  h.qdot = random12(rng);
-  h.q_prev = random12(rng);
-  h.qdot_prev = random12(rng);
+  h.q = test::random_vector<12>(rng);
+  h.qdot = test::random_vector<12>(rng);
+  h.q_prev = test::random_vector<12>(rng);
+  h.qdot_prev = test::random_vector<12>(rng);
   h.has_previous = has_previous;
   return h;
 }
@@ -50,7 +44,7 @@ TEST(TimeIntegrator, ImplicitEulerPredictionVelocityMapAndUpdateAreEquation2) {
     EXPECT_DOUBLE_EQ(v.gamma, 1.0 / h);
     EXPECT_TRUE(v.offset.isApprox(history.q, kTight));
 
-    const Vec12 q_next = random12(rng);
+    const Vec12 q_next = test::random_vector<12>(rng);
     BodyHistory next = history;
     advance(Integrator::implicit_euler, next, q_next, h);
     const Vec12 qdot = (q_next - history.q) / h;
@@ -76,7 +70,7 @@ TEST(TimeIntegrator, Bdf2PredictionVelocityMapAndUpdateAreEquation3) {
   EXPECT_DOUBLE_EQ(v.gamma, 3.0 / (2.0 * h));
   EXPECT_TRUE(v.offset.isApprox((4.0 * history.q - history.q_prev) / 3.0, kTight));
 
-  const Vec12 q_next = random12(rng);
+  const Vec12 q_next = test::random_vector<12>(rng);
   BodyHistory next = history;
   advance(Integrator::bdf2, next, q_next, h);
   EXPECT_TRUE(next.qdot.isApprox((3.0 * q_next - 4.0 * history.q + history.q_prev) / (2.0 * h), 1e-12));
@@ -96,7 +90,7 @@ TEST(TimeIntegrator, Bdf2FirstStepIsAnImplicitEulerStep) {
   const VelocityMap vb = velocity_map(Integrator::bdf2, fresh, h), ve = velocity_map(Integrator::implicit_euler, fresh, h);
   EXPECT_EQ(vb.gamma, ve.gamma);
   EXPECT_EQ(vb.offset, ve.offset);
-  const Vec12 q_next = random12(rng);
+  const Vec12 q_next = test::random_vector<12>(rng);
   BodyHistory b = fresh, e = fresh;
   advance(Integrator::bdf2, b, q_next, h);
   advance(Integrator::implicit_euler, e, q_next, h);
@@ -115,7 +109,7 @@ void free_step(Integrator integrator, BodyHistory& history, const Vec12& a, doub
 TEST(TimeIntegrator, Bdf2ReproducesTheExactVelocityOfUniformAcceleration) {
   std::mt19937 rng(4);
   const double h = 0.01;
-  const Vec12 q0 = random12(rng), v0 = random12(rng), a = 10.0 * random12(rng);
+  const Vec12 q0 = test::random_vector<12>(rng), v0 = test::random_vector<12>(rng), a = 10.0 * test::random_vector<12>(rng);
   const auto exact_q = [&](double t) { return Vec12(q0 + t * v0 + 0.5 * t * t * a); };
   const auto exact_v = [&](double t) { return Vec12(v0 + t * a); };
 
@@ -152,7 +146,7 @@ TEST(TimeIntegrator, Bdf2ReproducesTheExactVelocityOfUniformAcceleration) {
 TEST(TimeIntegrator, ImplicitEulerUnderUniformAccelerationHasTheExactVelocityAndALeadingPosition) {
   std::mt19937 rng(5);
   const double h = 0.02;
-  const Vec12 q0 = random12(rng), v0 = random12(rng), a = 10.0 * random12(rng);
+  const Vec12 q0 = test::random_vector<12>(rng), v0 = test::random_vector<12>(rng), a = 10.0 * test::random_vector<12>(rng);
   BodyHistory history;
   history.q = q0;
   history.qdot = v0;
@@ -170,7 +164,7 @@ TEST(TimeIntegrator, ImplicitEulerUnderUniformAccelerationHasTheExactVelocityAnd
 
 Mat12 random_psd(std::mt19937& rng) {
   Mat12 B;
-  for (int c = 0; c < 12; ++c) B.col(c) = random12(rng);
+  for (int c = 0; c < 12; ++c) B.col(c) = test::random_vector<12>(rng);
   return B * B.transpose() / 12.0;
 }
 
@@ -189,13 +183,13 @@ DampingSetup damping_setup(std::mt19937& rng) {
   s.K.diagonal(0) = random_psd(rng);
   s.K.diagonal(2) = random_psd(rng);
   Mat12 C;
-  for (int c = 0; c < 12; ++c) C.col(c) = 0.1 * random12(rng);
+  for (int c = 0; c < 12; ++c) C.col(c) = 0.1 * test::random_vector<12>(rng);
   s.K.add_coupling(2, 0, C);
   s.dense.block<12, 12>(0, 0) = s.K.diagonal(0);
   s.dense.block<12, 12>(24, 24) = s.K.diagonal(2);
   s.dense.block<12, 12>(24, 0) = C;
   s.dense.block<12, 12>(0, 24) = C.transpose();
-  for (int i = 0; i < 3; ++i) s.offset.push_back(random12(rng));
+  for (int i = 0; i < 3; ++i) s.offset.push_back(test::random_vector<12>(rng));
   return s;
 }
 
@@ -206,7 +200,7 @@ TEST(RayleighDamping, EnergyGradientAndHessianAreTheQuadraticOfEquations20To22) 
   ASSERT_FALSE(R.empty());
   const double scale = 0.37;
   VecX q(36), e(36);
-  for (int i = 0; i < 3; ++i) q.segment<12>(12 * i) = random12(rng);
+  for (int i = 0; i < 3; ++i) q.segment<12>(12 * i) = test::random_vector<12>(rng);
   for (int i = 0; i < 3; ++i) e.segment<12>(12 * i) = q.segment<12>(12 * i) - s.offset[i];
 
   const auto energy = [&](const VecX& x) {
@@ -250,7 +244,7 @@ TEST(RayleighDamping, ItsForceIsKdTimesTheBarrierHessianTimesTheIntegratorsVeloc
   const RayleighDamping R{s.K, s.gamma, s.offset, s.layout};
   VecX q(36), qdot(36);
   for (int i = 0; i < 3; ++i) {
-    q.segment<12>(12 * i) = random12(rng);
+    q.segment<12>(12 * i) = test::random_vector<12>(rng);
     BodyHistory next = histories[i];
     advance(Integrator::bdf2, next, q.segment<12>(12 * i), h);
     qdot.segment<12>(12 * i) = next.qdot;
@@ -267,7 +261,7 @@ TEST(RayleighDamping, EnergiesGoToTheIncludedBodies) {
   const DampingSetup s = damping_setup(rng);
   const RayleighDamping R{s.K, s.gamma, s.offset, s.layout};
   VecX q(36);
-  for (int i = 0; i < 3; ++i) q.segment<12>(12 * i) = random12(rng);
+  for (int i = 0; i < 3; ++i) q.segment<12>(12 * i) = test::random_vector<12>(rng);
   const auto e = [&](int i) { return Vec12(q.segment<12>(12 * i) - s.offset[i]); };
   const double own0 = 0.5 * s.gamma * e(0).dot(s.K.diagonal(0) * e(0));
   const double own2 = 0.5 * s.gamma * e(2).dot(s.K.diagonal(2) * e(2));

@@ -2,7 +2,8 @@
 // Random rigid configurations for the tests of the rigid joint rows (rigid_jacobian.hpp) and their
 // geometric stiffness (geometric_stiffness.hpp): poses, bodies with an off-origin centre of mass, joints
 // with unrelated random frames (so C ≠ 0 and every part of J and K̃ matters), and the pose moved along
-// one velocity direction — the finite-difference step of both tests.
+// one velocity direction — the finite-difference step of both tests; and plain random vectors, whose
+// entries are drawn one after another from U(−1, 1).
 #include <random>
 #include <vector>
 
@@ -10,6 +11,15 @@
 #include "affix/math/rotation.hpp"
 
 namespace affix::test {
+
+/// N entries from U(−1, 1), drawn in order (so a test's stream of draws is the same on every platform).
+template <int N>
+Eigen::Matrix<double, N, 1> random_vector(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Eigen::Matrix<double, N, 1> x;
+  for (int k = 0; k < N; ++k) x[k] = u(rng);
+  return x;
+}
 
 inline Vec3 random_vec(std::mt19937& rng, double scale) {
   std::uniform_real_distribution<double> u(-scale, scale);
