@@ -90,7 +90,7 @@ TEST(MabdBallBrackets, BlocksAndResponsesEqualTheGenericPath) {
     const Vec12 response = ball_response(body, brackets[a], f);
     const Vec12 solved = body.solve(point_jacobian(Pa).transpose() * f);
     EXPECT_LT(relative(response, solved), 1e-12) << "trial " << trial;
-    EXPECT_LT((ball_row_times(Pa, f.replicate<4, 1>()) - point_jacobian(Pa) * f.replicate<4, 1>()).norm(), 1e-15);
+    EXPECT_LT((world_point(f.replicate<4, 1>(), Pa) - point_jacobian(Pa) * f.replicate<4, 1>()).norm(), 1e-15);
   }
   std::printf("largest relative difference of a bracket block from the generic one: %.1e\n", worst);
 }
@@ -240,7 +240,7 @@ TEST(MabdBallBrackets, RedundantBallRowsAreRegularisedLikeTheDirectSolve) {
   EXPECT_TRUE(direct.regularised());
   EXPECT_LT((solution.dq[0] - reference.dq[0]).norm() / reference.dq[0].norm(), 1e-6);
   // The point moves onto its pin: J(P)Δq = −C.
-  EXPECT_LT((ball_row_times(P, solution.dq[0]) + C).norm(), 1e-8 * C.norm());
+  EXPECT_LT((world_point(solution.dq[0], P) + C).norm(), 1e-8 * C.norm());
 }
 
 }  // namespace

@@ -27,11 +27,6 @@ Mat3x12 point_jacobian(const Vec3& x_bar) {
   return J;
 }
 
-Vec3 world_point(const Vec12& q, const Vec3& x_bar) {
-  return Vec3(q[0] + q.segment<3>(3).dot(x_bar), q[1] + q.segment<3>(6).dot(x_bar),
-              q[2] + q.segment<3>(9).dot(x_bar));
-}
-
 Vec12 point_jacobian_transpose_times(const Vec3& x_bar, const Vec3& g) {
   Vec12 out;
   out << g, g[0] * x_bar, g[1] * x_bar, g[2] * x_bar;

@@ -189,12 +189,15 @@ int max_limit_rows(const JointDef& def) {
   }
 }
 
+Vec3 ball_gap(const ModelJoint& joint, const Vec12& q1, const Vec12& q2) {
+  // The ball rows e_i·(x₀¹ − x₀²) of world_row.
+  const Vec3 x2 = joint.body2 < 0 ? joint.frame2.origin : world_point(q2, joint.frame2.origin);
+  return world_point(q1, joint.frame1.origin) - x2;
+}
+
 double compact_row_error(const ModelJoint& joint, double edge, const Vec12& q1, const Vec12& q2) {
-  if (joint.def.type == JointType::ball || joint.def.type == JointType::cone_twist) {
-    // The ball rows e_i·(x₀¹ − x₀²) of world_row, without their gradients.
-    const Vec3 x2 = joint.body2 < 0 ? joint.frame2.origin : world_point(q2, joint.frame2.origin);
-    return (world_point(q1, joint.frame1.origin) - x2).cwiseAbs().maxCoeff();
-  }
+  if (joint.def.type == JointType::ball || joint.def.type == JointType::cone_twist)
+    return ball_gap(joint, q1, q2).cwiseAbs().maxCoeff();
   const CompactRows rows = compact_rows(joint, edge, q1, q2);
   return rows.value.size() > 0 ? rows.value.cwiseAbs().maxCoeff() : 0.0;
 }

@@ -111,6 +111,10 @@ struct CompactRows {
 CompactRows compact_rows(const ModelJoint& joint, double edge, const Vec12& q1, const Vec12& q2,
                          std::span<const LimitClamp> clamps = {});
 
+/// A ball's (or cone twist's) three rows, the world components of x₀¹ − x₀² (q2 ignored against the
+/// world), without their gradients: the same numbers as compact_rows(...).value.
+Vec3 ball_gap(const ModelJoint& joint, const Vec12& q1, const Vec12& q2);
+
 /// max |C| over the joint's equality rows, as compact_rows(...).value gives it: a step's statistics read
 /// it for every joint, and a ball's (or cone twist's) three rows are the world components of
 /// x₀¹ − x₀², read here without the rows' gradients (the same numbers; other types go through

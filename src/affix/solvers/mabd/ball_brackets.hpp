@@ -64,11 +64,6 @@ Mat3 ball_block(const KktBody& body, const PointBracket& a, const PointBracket& 
 /// H⁻¹ J(P)ᵀ f: the body's motion under a force f at its bracket's point (header).
 Vec12 ball_response(const KktBody& body, const PointBracket& a, const Vec3& f);
 
-/// J(P)·v: the motion of rest point P under a body update v (the ball row applied to it).
-inline Vec3 ball_row_times(const Vec3& P, const Vec12& v) {
-  return v.head<3>() + Vec3(v.segment<3>(3).dot(P), v.segment<3>(6).dot(P), v.segment<3>(9).dot(P));
-}
-
 /// J(P) as the rows G of the generic path (3 × 12), scaled by `sign`.
 JointRows ball_rows(const Vec3& P, double sign);
 

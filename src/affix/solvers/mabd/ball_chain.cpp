@@ -1,5 +1,6 @@
 #include "affix/solvers/mabd/ball_chain.hpp"
 
+#include "affix/body/affine_body.hpp"
 #include "affix/solvers/mabd/spd_factor.hpp"
 
 namespace affix {
@@ -74,11 +75,11 @@ bool BallChain::solve(const KktSystem& system, const std::vector<int>& joints, c
     Vec3 y = joint.residual;  // r = C + G Δq_free (Eq. 28)
     if (joint.body1 >= 0) {
       P += side_block(joint.body1, joint.bracket1, link.middle1);
-      y += ball_row_times(brackets[joint.bracket1].point, free_steps[joint.body1]);
+      y += world_point(free_steps[joint.body1], brackets[joint.bracket1].point);
     }
     if (joint.body2 >= 0) {
       P += side_block(joint.body2, joint.bracket2, link.middle2);
-      y -= ball_row_times(brackets[joint.bracket2].point, free_steps[joint.body2]);
+      y -= world_point(free_steps[joint.body2], brackets[joint.bracket2].point);
     }
     if (i > 0) {
       P.noalias() -= B.transpose().lazyProduct(X_[i - 1]);

@@ -86,13 +86,6 @@ FactorKey factor_key(const AffineBody& b, const Lame& lame) {
   return k;
 }
 
-/// A ball or cone-twist joint's rows x₀¹ − x₀² (compact_rows.hpp) at q1, q2 (q2 ignored against the
-/// world), the points read inline: these are every joint's rows of a chain, twice a step.
-Vec3 ball_gap(const ModelJoint& j, const Vec12& q1, const Vec12& q2) {
-  const Vec3 x2 = j.body2 >= 0 ? ball_row_times(j.frame2.origin, q2) : j.frame2.origin;
-  return ball_row_times(j.frame1.origin, q1) - x2;
-}
-
 double scene_size(const std::vector<AffineBody>& bodies) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const AffineBody& b : bodies) {
@@ -339,11 +332,8 @@ StepStats MabdSimulator::step() {
   stats.potential_energy += contact.energy;
   for (std::size_t k = 0; k < model_->joints.size(); ++k) {
     const ModelJoint& j = model_->joints[k];
-    const Vec12& q2 = q_[j.body2 >= 0 ? j.body2 : j.body1];
-    const bool ball = j.def.type == JointType::ball || j.def.type == JointType::cone_twist;
-    stats.max_joint_error =
-        std::max(stats.max_joint_error, ball ? ball_gap(j, q_[j.body1], q2).cwiseAbs().maxCoeff()
-                                             : compact_row_error(j, edges_[k], q_[j.body1], q2));
+    stats.max_joint_error = std::max(
+        stats.max_joint_error, compact_row_error(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]));
   }
   stats.max_joint_error = std::max(stats.max_joint_error, limits_.max_excess(q_));
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
