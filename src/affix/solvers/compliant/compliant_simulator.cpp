@@ -131,7 +131,7 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
   // joint's bodies; one with max_force a box-bounded row of the mixed LCP (BoundedDrive).
   drive_offset_ = J_.rows;
   for (std::size_t j = 0; j < joints_.size(); ++j) {
-    const std::optional<DriveRow> drive = drive_row(model_->joints[joint_index_[j]].def);
+    const std::optional<DriveRow> drive = drive_row(model_->joints[joint_index_[j]].def, joints_[j]);
     if (!drive) continue;
     if (drive->bounded()) {
       BoundedDrive bd;
@@ -150,6 +150,7 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     drives_.push_back(*drive);
     drive_joint_.push_back(static_cast<int>(j));
   }
+  drive_s_.assign(drives_.size(), 0.0);
   J_.bodies = static_cast<int>(moving_.size());
   damped_joints_ = stability_damped_joints(J_, static_cast<int>(joints_.size()), compliance_, settings_.anchored_damping);
   limit_lambda_.assign(6 * joints_.size(), 0.0);
@@ -235,6 +236,7 @@ void CompliantSimulator::evaluate_rows() {
   for (std::size_t d = 0; d < drives_.size(); ++d) {
     const RigidJoint& rj = joints_[drive_joint_[d]];
     const RigidRows rows = rigid_coordinate(rj, drives_[d].coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    drive_s_[d] = rows.value[0];
     phi_[drive_offset_ + d] = drives_[d].error(rows.value[0]);
     J_.blocks[joints_.size() + d][0] = rows.J1;
     J_.blocks[joints_.size() + d][1] = rows.J2;
@@ -407,7 +409,7 @@ bool CompliantSimulator::substep(double t, double h) {
   }
   // The reduced system (Eq. 3): A μ = b, b = rhs − J v_free, v_free = M̃⁻¹(p + h f).
   VecX rhs = -Gamma_.cwiseProduct(phi_) / h;
-  for (std::size_t d = 0; d < drives_.size(); ++d) rhs[drive_offset_ + d] += drives_[d].target_rate();
+  for (std::size_t d = 0; d < drives_.size(); ++d) rhs[drive_offset_ + d] += drives_[d].target_rate(drive_s_[d], h);
   for (std::size_t k = 0; k < J_.slots.size(); ++k) {  // the prescribed side's velocity (joints, then drives)
     const JointSlot& s = J_.slots[k];
     const RigidJoint& rj = joints_[k < joints_.size() ? k : drive_joint_[k - joints_.size()]];
@@ -586,6 +588,13 @@ std::vector<double> CompliantSimulator::axial_tensions() const {
   for (std::size_t j = 0; j < joints_.size(); ++j)
     if (slack_[j].slack) tension[joint_index_[j]] = slack_[j].tension;
   return tension;
+}
+
+std::vector<double> CompliantSimulator::limit_forces() const {
+  std::vector<double> force(model_->joints.size(), 0.0);
+  for (std::size_t j = 0; j < joints_.size(); ++j)
+    for (int slot = 0; slot < 6; ++slot) force[joint_index_[j]] += limit_lambda_[6 * j + slot];
+  return force;
 }
 
 std::vector<BodyPose> CompliantSimulator::poses() const {
