@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -153,6 +154,17 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
   drive_s_.assign(drives_.size(), 0.0);
   J_.bodies = static_cast<int>(moving_.size());
   damped_joints_ = stability_damped_joints(J_, static_cast<int>(joints_.size()), compliance_, settings_.anchored_damping);
+  // Constraint-space damping acts along J only (Andrews §5.4: what lies in J's null space is not damped),
+  // through Γ = h/(h + Cb′): on rigid rows (C ≤ kRigidCompliance) Cb′ ≪ h, and the step is the undamped
+  // one. A ball or hinge chain at h = 0.1 s then diverges as with "none" (examples/compliant/
+  // mass_ratio_chain.json tore at step 1); the paper itself stabilises such chains by inertial damping.
+  if (settings_.stabilization == Stabilization::constraint_damping && J_.rows > 0 &&
+      std::all_of(compliance_.begin(), compliance_.end(), [](double C) { return C <= kRigidCompliance; }))
+    std::cerr << "affix: warning: " << model_->file.string()
+              << ": settings.compliant.stabilization: \"constraint_damping\" damps a joint row only through its "
+                 "compliance, and every row of this scene is rigid (compliance <= 1e-11): the step runs undamped, "
+                 "as with \"none\"; \"inertial_damping\" (the default) or \"geometric_stiffness\" stabilise rigid "
+                 "joints (README, settings.compliant)\n";
   limit_lambda_.assign(6 * joints_.size(), 0.0);
   may_touch_ = model_->ground.has_value();
   for (int i = 0; i < n_bodies && !may_touch_; ++i)
