@@ -9,34 +9,17 @@
 #include <nlohmann/json.hpp>
 
 #include "affix/io/joint_tear.hpp"
+#include "support/physics.hpp"
 
 namespace affix {
 namespace {
 
-BodyDef body(const char* name, const Shape& shape, const Vec3& position) {
-  BodyDef b;
-  b.name = name;
-  b.shape = shape;
-  b.position = position;
-  return b;
-}
-
-JointDef joint(JointType type, const char* name, const char* body1, const char* body2) {
-  JointDef j;
-  j.type = type;
-  j.name = name;
-  j.body1 = body1;
-  j.body2 = body2;
-  return j;
-}
-
-/// A 0.2 m sphere at x = 1 and a 2 m box at x = 4 on a ball joint at x = 2, and a free cable joint.
+/// A 0.2 m sphere at x = 1 and a 2 m box at x = 4 on a ball joint at x = 2, and a cable joint to the world.
 Scene two_links() {
   Scene s;
-  s.bodies = {body("a", SphereShape{0.2}, Vec3(1, 0, 0)), body("b", BoxShape{Vec3(2, 2, 2)}, Vec3(4, 0, 0))};
-  s.joints = {joint(JointType::ball, "ab", "a", "b"), joint(JointType::cable, "rope", "b", "world")};
-  s.joints[0].anchor = Vec3(2, 0, 0);
-  s.joints[1].anchor = Vec3(6, 0, 0);
+  s.bodies = {test::sphere_body("a", 0.2, Vec3(1, 0, 0)), test::box_body("b", Vec3(2, 2, 2), Vec3(4, 0, 0))};
+  test::add_joint(s, JointType::ball, "a", "b").anchor = Vec3(2, 0, 0);
+  test::add_joint(s, JointType::cable, "b", "world").anchor = Vec3(6, 0, 0);
   return s;
 }
 
@@ -65,14 +48,22 @@ TEST(JointTear, AJointWithStiffnessOrACompliantSceneWithSoftRowsIsASpring) {
 
 TEST(JointTear, ADistanceJointStartingOffItsLengthHasThatGapAddedToItsLimit) {
   Scene s = two_links();
-  JointDef d = joint(JointType::distance, "tether", "a", "b");
+  JointDef& d = test::add_joint(s, JointType::distance, "a", "b");
   d.anchor1 = Vec3(1, 0, 0);
   d.anchor2 = Vec3(4, 0, 0);
   d.length = 1.0;  // 3 m apart: a gap of 2 m at t = 0
-  s.joints.push_back(d);
   const JointTear tear(s);
   EXPECT_DOUBLE_EQ(tear.limit(2), 0.1 * tear.scene_size() + 2.0);
   EXPECT_DOUBLE_EQ(tear.limit(0), 0.1 * tear.scene_size());
+  std::vector<JointRecord> records(1);  // 5 m apart: a gap of 4 m, past 0.1 L + 2 = 2.71 m
+  records[0].joint = 2;
+  records[0].anchor2 = Vec3(5, 0, 0);
+  const auto found = tear.find(JointTable(s.joints), records);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(tear.message(JointTable(s.joints), *found),
+            "joint 'j2' (between 'a' and 'b') came apart: a gap of 4 m, past its limit of 2.71 m (a tenth of the "
+            "scene's size, 7.14 m, plus its gap at t = 0, 2 m): the simulation diverged (try a smaller dt, or see "
+            "the solver's stabilization in the README)");
 }
 
 TEST(JointTear, FindsTheJointPastItsLimitByTheLargestFactorAndNoneWhenAllHold) {
@@ -99,8 +90,9 @@ TEST(JointTear, FindsTheJointPastItsLimitByTheLargestFactorAndNoneWhenAllHold) {
 
 TEST(JointTear, ASceneWithoutSizeIsNotChecked) {
   Scene s;
-  s.bodies = {body("wheel", MeshShape{}, Vec3::Zero())};  // a mesh file counts by its origin
-  s.joints = {joint(JointType::hinge, "axle", "wheel", "world")};
+  s.bodies = {test::box_body("wheel", Vec3::Ones(), Vec3::Zero())};
+  s.bodies[0].shape = MeshShape{};  // a mesh file counts by its origin
+  test::add_joint(s, JointType::hinge, "wheel", "world");
   const JointTear tear(s);
   EXPECT_EQ(tear.scene_size(), 0.0);
   std::vector<JointRecord> records(1);

@@ -107,8 +107,11 @@ std::string JointTear::message(const JointTable& joints, const Tear& tear) const
           "' and '" + excerpt(prefix.substr(second + 1)) + "')";
   const bool spring = spring_[static_cast<std::size_t>(tear.joint)];
   return who + " came apart: a gap of " + short_number(tear.gap) + " m, past its limit of " + short_number(tear.limit) +
-         " m (" + (spring ? "ten times" : "a tenth of") + " the scene's size, " + short_number(size_) +
-         " m): the simulation diverged (try a smaller dt, or see the solver's stabilization in the README)";
+         " m (" + (spring ? "ten times" : "a tenth of") + " the scene's size, " + short_number(size_) + " m" +
+         (initial_.empty() || initial_[static_cast<std::size_t>(tear.joint)] == 0.0
+              ? std::string()
+              : ", plus its gap at t = 0, " + short_number(initial_[static_cast<std::size_t>(tear.joint)]) + " m") +
+         "): the simulation diverged (try a smaller dt, or see the solver's stabilization in the README)";
 }
 
 }  // namespace affix
