@@ -170,8 +170,10 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
   // Ball and cone-twist sides as constant brackets (ball_brackets.hpp), one per distinct (H₀, P).
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const ModelJoint& j = model_->joints[active_joints_[s]];
-    if (j.def.type != JointType::ball && j.def.type != JointType::cone_twist) continue;
     KktJoint& joint = system_.joints[s];
+    joint.body1 = moving_index_[j.body1];  // the joint graph does not change during a run
+    joint.body2 = j.body2 >= 0 ? moving_index_[j.body2] : -1;
+    if (j.def.type != JointType::ball && j.def.type != JointType::cone_twist) continue;
     if (moving_index_[j.body1] >= 0) joint.bracket1 = brackets_.add(factors_[factor_of_[j.body1]], j.frame1.origin);
     if (j.body2 >= 0 && moving_index_[j.body2] >= 0)
       joint.bracket2 = brackets_.add(factors_[factor_of_[j.body2]], j.frame2.origin);
@@ -197,17 +199,16 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
   bool unformed = false;  // a ball joint whose rows G are left to its brackets
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const int k = active_joints_[s];
-    const ModelJoint& j = model_->joints[k];
     KktJoint& joint = system_.joints[s];
-    joint.body1 = moving_index_[j.body1];
-    joint.body2 = j.body2 >= 0 ? moving_index_[j.body2] : -1;
     if (use_brackets_ && joint.ball() && limits_.clamps(k).empty()) {
-      // The ball rows x₀¹ − x₀² (compact_rows.hpp), their gradients ±J(P) in the brackets.
-      joint.residual = ball_gap(j, q[j.body1], j.body2 >= 0 ? q[j.body2] : q[j.body1]);
+      // The ball rows x₀¹ − x₀² (compact_rows.hpp), their gradients ±J(P) in the brackets; read from the
+      // brackets' points where both sides move, without the model joint's cache lines.
+      joint.residual = ball_residual(s, q);
       joint.G1.resize(0, 12), joint.G2.resize(0, 12);
       unformed = true;
       continue;
     }
+    const ModelJoint& j = model_->joints[k];
     const Vec12& q2 = j.body2 >= 0 ? q[j.body2] : q[j.body1];  // ignored against the world
     const CompactRows rows = compact_rows(j, edges_[k], q[j.body1], q2, limits_.clamps(k));
     joint.G1 = rows.rows1;
@@ -330,7 +331,15 @@ StepStats MabdSimulator::step() {
   stats.active_contacts = contact.active;
   stats.max_penetration = contact.max_penetration;
   stats.potential_energy += contact.energy;
-  for (std::size_t k = 0; k < model_->joints.size(); ++k) {
+  for (std::size_t k = 0, s = 0; k < model_->joints.size(); ++k) {
+    // A ball joint's error is its gap (compact_row_error), read through its brackets as in build_system.
+    if (s < active_joints_.size() && active_joints_[s] == static_cast<int>(k)) {
+      const KktJoint& joint = system_.joints[s++];
+      if (joint.bracket1 >= 0 && joint.bracket2 >= 0) {
+        stats.max_joint_error = std::max(stats.max_joint_error, ball_residual(s - 1, q_).cwiseAbs().maxCoeff());
+        continue;
+      }
+    }
     const ModelJoint& j = model_->joints[k];
     stats.max_joint_error = std::max(
         stats.max_joint_error, compact_row_error(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]));
@@ -355,6 +364,15 @@ void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
     dense.factor.compute(dense.matrix);  // SPD: Q H₀ Qᵀ is, and the penalty block is PSD
     body.dense = &dense;
   }
+}
+
+Vec3 MabdSimulator::ball_residual(std::size_t s, const std::vector<Vec12>& q) const {
+  const KktJoint& joint = system_.joints[s];
+  if (joint.bracket1 >= 0 && joint.bracket2 >= 0)  // both sides move: P₁, P₂ are the brackets' points
+    return world_point(q[moving_bodies_[joint.body1]], brackets_[joint.bracket1].point) -
+           world_point(q[moving_bodies_[joint.body2]], brackets_[joint.bracket2].point);
+  const ModelJoint& j = model_->joints[active_joints_[s]];
+  return ball_gap(j, q[j.body1], j.body2 >= 0 ? q[j.body2] : q[j.body1]);
 }
 
 void MabdSimulator::update_twist(int i, const Mat3& R) {
