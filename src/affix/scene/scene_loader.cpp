@@ -23,6 +23,7 @@
 #include "affix/scene/joint_reader.hpp"
 #include "affix/scene/json_reader.hpp"
 #include "affix/scene/json_text.hpp"
+#include "affix/scene/parallel_scene_reader.hpp"
 #include "affix/scene/settings_reader.hpp"
 
 namespace affix {
@@ -269,7 +270,9 @@ class StreamedElements {
   std::exception_ptr body_error_, joint_error_;
 };
 
-Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, StreamedElements* streamed) {
+/// `streamed` or `parallel`: the bodies and joints read already, if any.
+Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, StreamedElements* streamed,
+                 ParallelElements* parallel = nullptr) {
   const JsonReader doc(root, file);
   const ObjectReader obj(doc, {"version", "settings", "ground", "bodies", "joints", "forces", "exclusions"});
   Scene scene;
@@ -281,9 +284,15 @@ Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, 
   const JsonReader bodies = obj.at("bodies");  // required even when read already
   std::optional<BodyNames> streamed_names;
   if (streamed) streamed_names = streamed->finish_bodies(scene);
+  if (parallel) {
+    scene.bodies = std::move(parallel->bodies);
+    streamed_names = std::move(parallel->names);
+  }
   const BodyNames names =
       streamed_names ? std::move(*streamed_names) : read_bodies(bodies, file.parent_path(), scene);
-  if (!(streamed && streamed->finish_joints(scene))) {
+  if (parallel && parallel->joints) {
+    scene.joints = std::move(*parallel->joints);
+  } else if (!(streamed && streamed->finish_joints(scene))) {
     if (auto v = obj.find("joints")) read_joints(*v, names, scene);
   }
   if (auto v = obj.find("forces")) {
@@ -302,14 +311,21 @@ Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file)
 }
 
 Scene load_scene(const std::filesystem::path& file) {
-  StreamedElements streamed(file);
-  nlohmann::json root;
-  {
-    const FileText text = read_text(file);  // freed once parsed
-    root = parse_json_text(text.view(), file, [&](std::string_view key, std::size_t index, nlohmann::json& element) {
-      return streamed.take(key, index, element);
-    });
+  auto text = std::make_unique<FileText>(read_text(file));
+  // A valid scene is read on all cores; anything else, serially, for the message (parallel_scene_reader.hpp).
+  if (auto parallel = read_elements_in_parallel(text->view(), file)) {
+    try {
+      return read_scene(parallel->rest, file, nullptr, &*parallel);
+    } catch (const InputError&) {
+      // a fault outside the bodies and joints (settings, forces…): named by the serial reader below
+    }
   }
+  StreamedElements streamed(file);
+  const nlohmann::json root =
+      parse_json_text(text->view(), file, [&](std::string_view key, std::size_t index, nlohmann::json& element) {
+        return streamed.take(key, index, element);
+      });
+  text.reset();  // freed once parsed
   return read_scene(root, file, &streamed);
 }
 
