@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -45,6 +48,31 @@ struct FileText {
   std::string_view view() const { return {bytes.get(), size}; }
 };
 
+/// Files this large are read by several threads at once: copying a gigabyte out of the page cache, and
+/// the kernel's zeroing of the buffer's fresh pages, took one core a second.
+constexpr std::size_t kParallelReadBytes = std::size_t{64} << 20;
+constexpr std::size_t kReadChunkBytes = std::size_t{16} << 20;
+
+/// Reads bytes [0, size) of `fd` into `out` in chunks on all cores; false unless every byte was read
+/// (the file shrank, or a read failed: the caller reads it again in order, and says why).
+bool read_in_parallel(int fd, char* out, std::size_t size) {
+  std::atomic<bool> complete = true;
+  tbb::parallel_for(std::size_t{0}, (size + kReadChunkBytes - 1) / kReadChunkBytes, [&](std::size_t chunk) {
+    std::size_t at = chunk * kReadChunkBytes;
+    const std::size_t end = std::min(size, at + kReadChunkBytes);
+    while (at < end) {
+      const ::ssize_t got = ::pread(fd, out + at, end - at, static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        complete = false;
+        return;
+      }
+      at += static_cast<std::size_t>(got);
+    }
+  });
+  return complete;
+}
+
 FileText read_text(const std::filesystem::path& file) {
   const auto fail = [&](const std::string& reason) {
     throw InputError(file.string() + ": cannot read file (" + reason + ")");
@@ -68,6 +96,11 @@ FileText read_text(const std::filesystem::path& file) {
   // One byte more than the size, so that the read which finds the end needs no growth.
   std::size_t capacity = static_cast<std::size_t>(info.st_size) + 1;
   FileText text{std::make_unique_for_overwrite<char[]>(capacity), 0};
+  const auto size = static_cast<std::size_t>(info.st_size);
+  if (size >= kParallelReadBytes && read_in_parallel(fd, text.bytes.get(), size)) {
+    text.size = size;  // then on as below, from there: the file may have grown since
+    if (::lseek(fd, static_cast<off_t>(size), SEEK_SET) < 0) fail(std::strerror(errno));
+  }
   for (;;) {
     if (text.size == capacity) {
       if (capacity > kMaxSceneFileBytes) too_large(capacity);  // it grew while being read
