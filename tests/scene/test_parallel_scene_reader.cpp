@@ -78,6 +78,25 @@ TEST(ParallelSceneReader, ReadsGeneratedScenesOfThousandsOfElementsInOrder) {
   }
 }
 
+/// A file of 64 MB or more is read in 16 MB chunks on all cores: padded with whitespace inside every
+/// body, so that the chunks' edges fall inside elements, it loads to the scene of the unpadded text.
+TEST(ParallelSceneReader, LargeFilesAreReadInChunksToTheSameScene) {
+  TempDir dir;
+  const std::string padding(14'000, ' ');
+  std::string small = R"({"bodies": [)", large = small;
+  for (int i = 0; i < 5'000; ++i) {
+    const std::string name = R"({"name": "b)" + std::to_string(i) + R"(", )";
+    const std::string rest = R"("shape": {"sphere": 0.1}, "position": [)" + std::to_string(i) + ", 0, 0]}";
+    small += (i ? ", " : "") + name + rest;
+    large += (i ? ",\n" : "") + name + padding + rest;
+  }
+  small += "]}";
+  large += "]}";
+  ASSERT_GT(large.size(), std::size_t{64} << 20);
+  const Scene expected = load_scene(dir.write("small.json", small));
+  EXPECT_EQ(written(load_scene(dir.write("large.json", large))), written(expected));
+}
+
 /// The parallel reader gives up, and load_scene says what the serial reader says.
 void expect_serial_message(const std::string& text, const std::string& message) {
   TempDir dir;

@@ -91,7 +91,7 @@ JsonReader::JsonReader(const FlatJson& flat, std::uint32_t node, std::string pat
     : value_(nullptr), flat_(&flat), node_(node), root_(std::move(path)), file_(&file) {}
 
 const nlohmann::json& JsonReader::json() const {
-  assert(value_ != nullptr && "json() of a flat value");
+  if (value_ == nullptr) throw std::logic_error("JsonReader::json() of a flat value");  // a reader's bug
   return *value_;
 }
 
