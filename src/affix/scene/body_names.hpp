@@ -22,6 +22,9 @@ class BodyNames {
   /// The index the loader built while it checked that the names are unique: not built twice.
   explicit BodyNames(std::unordered_map<std::string, int>&& index) : index_(std::move(index)) {}
 
+  /// The names held: fewer than the bodies when a name repeats.
+  std::size_t size() const { return index_.size(); }
+
   /// As Scene::body_index: the index, −1 for "world", nullopt for an unknown name.
   std::optional<int> find(const std::string& name) const {
     if (name == "world") return -1;

@@ -83,7 +83,7 @@ CollisionFilter read_collision(const JsonReader& value) {
 /// ∫(x² + y² + 2z²) dm); an affine body needs exactly that, since its mass matrix holds the central
 /// second moment ½ tr(I) 𝟙 − I, which must be positive semi-definite.
 Mat3 read_inertia(const JsonReader& value) {
-  const std::size_t n = value.json().is_array() ? value.json().size() : 0;
+  const std::size_t n = value.is_array() ? value.size() : 0;
   if (n != 3 && n != 6) value.expected("an array of 3 principal moments or 6 numbers [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]");
   const auto c = value.array(n);
   Mat3 inertia = Mat3::Zero();
@@ -122,8 +122,8 @@ std::string read_body_name(const JsonReader& value) {
 }  // namespace
 
 Quat read_rotation(const JsonReader& value) {
-  if (value.json().is_array() && value.json().size() == 4) return read_quaternion(value);
-  if (value.json().is_object()) return read_axis_angle(value);
+  if (value.is_array() && value.size() == 4) return read_quaternion(value);
+  if (value.is_object()) return read_axis_angle(value);
   value.expected(kRotationForms);
 }
 

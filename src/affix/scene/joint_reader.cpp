@@ -62,7 +62,7 @@ JointType read_type(const JsonReader& value) {
 
 /// [min, max] with min ≤ max, in the file's unit.
 std::array<double, 2> read_range(const JsonReader& value) {
-  if (!value.json().is_array() || value.json().size() != 2) value.expected("[min, max]");
+  if (!value.is_array() || value.size() != 2) value.expected("[min, max]");
   const auto items = value.array(2);
   const std::array<double, 2> range{items[0].number(), items[1].number()};
   if (!(range[0] <= range[1])) value.expected("[min, max] with min ≤ max");

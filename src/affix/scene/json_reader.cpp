@@ -1,6 +1,9 @@
 #include "affix/scene/json_reader.hpp"
 
+#include <cassert>
 #include <cmath>
+#include <functional>
+#include <stdexcept>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -84,6 +87,56 @@ JsonReader::JsonReader(const nlohmann::json& root, const std::filesystem::path& 
 JsonReader::JsonReader(const nlohmann::json& value, std::string path, const std::filesystem::path& file)
     : value_(&value), root_(std::move(path)), file_(&file) {}
 
+JsonReader::JsonReader(const FlatJson& flat, std::uint32_t node, std::string path, const std::filesystem::path& file)
+    : value_(nullptr), flat_(&flat), node_(node), root_(std::move(path)), file_(&file) {}
+
+const nlohmann::json& JsonReader::json() const {
+  if (value_ == nullptr) throw std::logic_error("JsonReader::json() of a flat value");  // a reader's bug
+  return *value_;
+}
+
+JsonReader::Type JsonReader::type() const { return flat_ ? flat_->node(node_).type : value_->type(); }
+
+bool JsonReader::is_number() const {
+  const Type t = type();
+  return t == Type::number_integer || t == Type::number_unsigned || t == Type::number_float;
+}
+
+bool JsonReader::is_integer() const {
+  const Type t = type();
+  return t == Type::number_integer || t == Type::number_unsigned;
+}
+
+std::size_t JsonReader::size() const {
+  if (flat_) {
+    const FlatJson::Node& n = flat_->node(node_);
+    return n.type == Type::array || n.type == Type::object ? n.size : 0;
+  }
+  return value_->is_array() || value_->is_object() ? value_->size() : 0;
+}
+
+std::int64_t JsonReader::int64() const {
+  assert(is_integer());
+  if (!flat_) return value_->get<std::int64_t>();
+  const FlatJson::Node& n = flat_->node(node_);
+  // nlohmann's get<int64_t> of an unsigned value is the same cast
+  return n.type == Type::number_integer ? n.number_integer : static_cast<std::int64_t>(n.number_unsigned);
+}
+
+double JsonReader::number_value() const {
+  if (!flat_) return value_->get<double>();
+  const FlatJson::Node& n = flat_->node(node_);
+  switch (n.type) {
+    case Type::number_integer: return static_cast<double>(n.number_integer);
+    case Type::number_unsigned: return static_cast<double>(n.number_unsigned);
+    default: return n.number_float;
+  }
+}
+
+std::string_view JsonReader::string_value() const {
+  return flat_ ? flat_->string(flat_->node(node_)) : std::string_view(value_->get_ref<const std::string&>());
+}
+
 std::string JsonReader::path() const {
   std::string out = root_;
   for (int i = 0; i < depth_; ++i) {
@@ -118,6 +171,10 @@ void JsonReader::expected(std::string_view what) const {
 }
 
 std::string JsonReader::render() const {
+  if (flat_) {  // a message only: the value as a document, rendered as one would be
+    const nlohmann::json value = flat_->to_json(node_);
+    return JsonReader(value, std::string(), *file_).render();
+  }
   std::string text;
   render_into(*value_, 0, text);
   // A lone string is already cut by excerpt(), which says how long it was; cut the rest here.
@@ -125,8 +182,8 @@ std::string JsonReader::render() const {
 }
 
 double JsonReader::number() const {
-  if (!value_->is_number()) expected("a number");
-  const double v = value_->get<double>();
+  if (!is_number()) expected("a number");
+  const double v = number_value();
   if (!std::isfinite(v)) expected("a finite number");
   return v;
 }
@@ -144,14 +201,14 @@ double JsonReader::non_negative() const {
 }
 
 int JsonReader::integer() const {
-  if (!value_->is_number_integer()) expected("an integer");
+  if (!is_integer()) expected("an integer");
   constexpr auto lo = static_cast<std::int64_t>(std::numeric_limits<int>::min());
   constexpr auto hi = static_cast<std::int64_t>(std::numeric_limits<int>::max());
-  const bool fits = value_->is_number_unsigned()
-                        ? value_->get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
-                        : value_->get<std::int64_t>() >= lo && value_->get<std::int64_t>() <= hi;
+  const bool fits = type() == Type::number_unsigned
+                        ? static_cast<std::uint64_t>(int64()) <= static_cast<std::uint64_t>(hi)
+                        : int64() >= lo && int64() <= hi;
   if (!fits) expected("an integer within the range of a 32-bit int");
-  return static_cast<int>(value_->get<std::int64_t>());
+  return static_cast<int>(int64());
 }
 
 int JsonReader::integer_at_least(int min) const {
@@ -161,13 +218,13 @@ int JsonReader::integer_at_least(int min) const {
 }
 
 bool JsonReader::boolean() const {
-  if (!value_->is_boolean()) expected("true or false");
-  return value_->get<bool>();
+  if (type() != Type::boolean) expected("true or false");
+  return flat_ ? flat_->node(node_).boolean : value_->get<bool>();
 }
 
 std::string JsonReader::string() const {
-  if (!value_->is_string()) expected("a string");
-  return value_->get<std::string>();
+  if (type() != Type::string) expected("a string");
+  return std::string(string_value());
 }
 
 std::string JsonReader::non_empty_string() const {
@@ -184,12 +241,22 @@ std::string JsonReader::name() const {
 }
 
 Vec3 JsonReader::vec3() const {
-  if (!value_->is_array() || value_->size() != 3) expected("an array of 3 numbers");
+  if (!is_array() || size() != 3) expected("an array of 3 numbers");
   // The common case without a reader per element; a bad element is read through one for the message.
-  const auto& items = value_->get_ref<const nlohmann::json::array_t&>();
-  if (items[0].is_number() && items[1].is_number() && items[2].is_number()) {
-    const Vec3 v(items[0].get<double>(), items[1].get<double>(), items[2].get<double>());
-    if (v.allFinite()) return v;
+  if (flat_) {
+    const std::uint32_t first = FlatJson::first_child(node_);
+    const std::uint32_t second = flat_->next_sibling(first), third = flat_->next_sibling(second);
+    const JsonReader items[3] = {flat_member(first), flat_member(second), flat_member(third)};
+    if (items[0].is_number() && items[1].is_number() && items[2].is_number()) {
+      const Vec3 v(items[0].number_value(), items[1].number_value(), items[2].number_value());
+      if (v.allFinite()) return v;
+    }
+  } else {
+    const auto& items = value_->get_ref<const nlohmann::json::array_t&>();
+    if (items[0].is_number() && items[1].is_number() && items[2].is_number()) {
+      const Vec3 v(items[0].get<double>(), items[1].get<double>(), items[2].get<double>());
+      if (v.allFinite()) return v;
+    }
   }
   return {element(0).number(), element(1).number(), element(2).number()};
 }
@@ -201,11 +268,20 @@ Vec3 JsonReader::direction() const {
 }
 
 std::vector<JsonReader> JsonReader::array(std::optional<std::size_t> size) const {
-  if (!value_->is_array()) expected(size ? "an array of " + std::to_string(*size) + " elements" : "an array");
-  if (size && value_->size() != *size) expected("an array of " + std::to_string(*size) + " elements");
+  if (!is_array()) expected(size ? "an array of " + std::to_string(*size) + " elements" : "an array");
+  const std::size_t n = this->size();
+  if (size && n != *size) expected("an array of " + std::to_string(*size) + " elements");
   std::vector<JsonReader> items;
-  items.reserve(value_->size());
-  for (std::size_t i = 0; i < value_->size(); ++i) items.push_back(element(i));
+  items.reserve(n);
+  if (flat_) {  // one walk over the children, not one per element
+    std::uint32_t child = FlatJson::first_child(node_);
+    for (std::size_t i = 0; i < n; ++i, child = flat_->next_sibling(child)) {
+      items.push_back(flat_member(child));
+      items.back().segments_[items.back().depth_ - 1] = Segment{nullptr, i};
+    }
+    return items;
+  }
+  for (std::size_t i = 0; i < n; ++i) items.push_back(element(i));
   return items;
 }
 
@@ -216,15 +292,38 @@ std::vector<JsonReader> JsonReader::non_empty_array() const {
 }
 
 JsonReader JsonReader::child(std::string_view key) const {
+  if (flat_) {
+    const std::uint32_t node = flat_->node(node_).type == Type::object ? flat_->find(node_, key) : 0;
+    if (node == 0) document_would_throw([&](const nlohmann::json& v) { v.at(std::string(key)); });
+    return flat_member(node);
+  }
   const auto it = value_->find(key);
   if (it == value_->end()) value_->at(std::string(key));  // throws nlohmann's out_of_range, as before
   return member(it);
+}
+
+void JsonReader::document_would_throw(const std::function<void(const nlohmann::json&)>& access) const {
+  access(flat_->to_json(node_));  // throws, as it would on the document: a missing key or index is a bug
+  throw std::logic_error("JsonReader: an access that fails on a flat value succeeded on its document");
 }
 
 JsonReader JsonReader::member(nlohmann::json::const_iterator it) const {
   JsonReader out = *this;
   out.value_ = &it.value();
   out.push_segment(it.key().data(), it.key().size());  // the document's own key: it outlives the reader
+  return out;
+}
+
+JsonReader JsonReader::flat_member(std::uint32_t node) const {
+  JsonReader out = *this;
+  out.node_ = node;
+  const FlatJson::Node& n = flat_->node(node);
+  if (flat_->node(node_).type == Type::object) {
+    const std::string_view key = flat_->key(n);
+    out.push_segment(key.data(), key.size());
+  } else {
+    out.push_segment(nullptr, 0);  // an element: the caller sets its index
+  }
   return out;
 }
 
@@ -235,6 +334,12 @@ std::string JsonReader::child_path(std::string_view key) const {
 }
 
 JsonReader JsonReader::element(std::size_t index) const {
+  if (flat_) {
+    if (!is_array() || index >= size()) document_would_throw([&](const nlohmann::json& v) { v.at(index); });
+    JsonReader out = flat_member(flat_->element(node_, index));
+    out.segments_[out.depth_ - 1] = Segment{nullptr, index};
+    return out;
+  }
   JsonReader out = *this;
   out.value_ = &value_->at(index);
   out.push_segment(nullptr, index);
@@ -250,41 +355,67 @@ ObjectReader::ObjectReader(const JsonReader& value, std::span<const std::string_
 }
 
 ObjectReader::ObjectReader(const JsonReader& value) : value_(value) {
-  if (!value.json().is_object()) value.expected("an object");
+  if (!value.is_object()) value.expected("an object");
 }
+
+namespace {
+
+bool is_allowed(std::string_view key, std::span<const std::string_view> allowed) {
+  for (std::string_view name : allowed) {
+    if (key == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void ObjectReader::allow_only(std::span<const std::string_view> allowed, std::string_view what) {
   what_ = what;
-  for (auto it = value_.json().begin(); it != value_.json().end(); ++it) {
-    const std::string_view key = it.key();
-    bool known = false;
-    for (std::string_view name : allowed) {
-      if (key == name) {
-        known = true;
-        break;
+  const auto refuse = [&](const JsonReader& field) {
+    const std::string owner = what_.empty() ? "" : " for " + what_;
+    field.fail("unknown field" + owner + " (expected one of: " + join(allowed) + ")");
+  };
+  if (const FlatJson* flat = value_.flat_) {
+    // The document names the first unknown key in key order (its members are sorted): so does this.
+    std::uint32_t first_unknown = 0;
+    const std::uint32_t end = flat->node(value_.node_).end;
+    for (std::uint32_t child = FlatJson::first_child(value_.node_); child < end; child = flat->next_sibling(child)) {
+      const std::string_view key = flat->key(flat->node(child));
+      if (!is_allowed(key, allowed) && (first_unknown == 0 || key < flat->key(flat->node(first_unknown)))) {
+        first_unknown = child;
       }
     }
-    if (known) continue;
-    const std::string owner = what_.empty() ? "" : " for " + what_;
-    value_.member(it).fail("unknown field" + owner + " (expected one of: " + join(allowed) + ")");
+    if (first_unknown != 0) refuse(value_.flat_member(first_unknown));
+    return;
+  }
+  for (auto it = value_.json().begin(); it != value_.json().end(); ++it) {
+    if (!is_allowed(it.key(), allowed)) refuse(value_.member(it));
   }
 }
 
-bool ObjectReader::has(std::string_view key) const { return value_.json().contains(key); }
+bool ObjectReader::has(std::string_view key) const {
+  if (value_.flat_) return value_.flat_->find(value_.node_, key) != 0;
+  return value_.json().contains(key);
+}
 
 std::optional<JsonReader> ObjectReader::find(std::string_view key) const {
+  if (const FlatJson* flat = value_.flat_) {
+    const std::uint32_t node = flat->find(value_.node_, key);
+    if (node == 0) return std::nullopt;
+    return value_.flat_member(node);
+  }
   const auto it = value_.json().find(key);
   if (it == value_.json().end()) return std::nullopt;
   return value_.member(it);
 }
 
 JsonReader ObjectReader::at(std::string_view key) const {
-  if (!has(key)) {
-    const std::string owner = what_.empty() ? "" : " for " + what_;
-    const JsonReader missing(value_.json(), value_.child_path(key), *value_.file_);
-    missing.fail("required field" + owner + " is missing");
-  }
-  return value_.child(key);
+  if (auto field = find(key)) return *std::move(field);
+  const std::string owner = what_.empty() ? "" : " for " + what_;
+  JsonReader missing = value_;  // only its path is read: the field's would-be path
+  missing.root_ = value_.child_path(key);
+  missing.depth_ = 0;
+  missing.fail("required field" + owner + " is missing");
 }
 
 }  // namespace affix

@@ -5,9 +5,14 @@
 //
 //   <file>: <path>: expected <what>, got <short rendering of the value>
 //
+// A value is read from an nlohmann document or from a FlatJson (json_flat.hpp: a scene's bodies and
+// joints when a large file is loaded), through the same methods and with the same messages.
+//
 // Nothing here knows about scenes; the scene readers say what each field must be.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <initializer_list>
 #include <optional>
@@ -17,6 +22,7 @@
 #include <vector>
 
 #include "affix/math/types.hpp"
+#include "affix/scene/json_flat.hpp"
 
 namespace affix {
 
@@ -31,8 +37,11 @@ class JsonReader {
   /// A value that sits at `path` in `file` but is read apart from its document: a solver's block of
   /// settings, which the scene keeps raw for the solver to read (messages name its place in the file).
   JsonReader(const nlohmann::json& value, std::string path, const std::filesystem::path& file);
+  /// Node `node` of a flat value, sitting at `path` in `file`.
+  JsonReader(const FlatJson& flat, std::uint32_t node, std::string path, const std::filesystem::path& file);
 
-  const nlohmann::json& json() const { return *value_; }
+  /// The document value (only for a reader made from a document: solvers' settings, meshes.json).
+  const nlohmann::json& json() const;
   /// The dot/bracket path (empty at the document root).
   std::string path() const;
   const std::filesystem::path& file() const { return *file_; }
@@ -43,6 +52,17 @@ class JsonReader {
   [[noreturn]] void expected(std::string_view what) const;
   /// The value as a short, one-line piece of JSON for messages.
   std::string render() const;
+
+  // The form of the value, for readers that accept more than one.
+  bool is_null() const { return type() == Type::null; }
+  bool is_number() const;
+  bool is_integer() const;  ///< a JSON number without fraction or exponent
+  bool is_array() const { return type() == Type::array; }
+  bool is_object() const { return type() == Type::object; }
+  /// The elements of an array or the members of an object; 0 for any other value.
+  std::size_t size() const;
+  /// An integer value as a 64-bit one, as nlohmann converts it (requires is_integer()).
+  std::int64_t int64() const;
 
   // Scalars. Numbers must be finite; a bool is not a number and an integer is a valid double.
   double number() const;
@@ -71,9 +91,17 @@ class JsonReader {
 
  private:
   friend class ObjectReader;  // reports a missing field at the path it would have had
+  using Type = nlohmann::json::value_t;
+  Type type() const;
+  double number_value() const;  ///< requires is_number()
+  std::string_view string_value() const;  ///< requires type() == string
   std::string child_path(std::string_view key) const;
   /// The member `it` points at (an iterator into this object): found once, not looked up again.
   JsonReader member(nlohmann::json::const_iterator it) const;
+  /// A child() or element() that fails on a flat value throws what the document's at() throws.
+  [[noreturn]] void document_would_throw(const std::function<void(const nlohmann::json&)>& access) const;
+  /// The member at flat node `node` (a child of this object).
+  JsonReader flat_member(std::uint32_t node) const;
   /// Appends one segment; when they are full, the path so far becomes the root text.
   void push_segment(const char* key, std::size_t key_size_or_index);
 
@@ -84,7 +112,9 @@ class JsonReader {
   };
   static constexpr int kSegments = 6;  // a scene's values sit at most about five levels below a root
 
-  const nlohmann::json* value_;
+  const nlohmann::json* value_;   // null when the value is a flat one
+  const FlatJson* flat_ = nullptr;
+  std::uint32_t node_ = 0;         // the flat value's node
   std::string root_;  // the path down to the first segment ("bodies[7]", "settings.mabd", or empty)
   Segment segments_[kSegments];
   int depth_ = 0;

@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -23,6 +26,7 @@
 #include "affix/scene/joint_reader.hpp"
 #include "affix/scene/json_reader.hpp"
 #include "affix/scene/json_text.hpp"
+#include "affix/scene/parallel_scene_reader.hpp"
 #include "affix/scene/settings_reader.hpp"
 
 namespace affix {
@@ -43,6 +47,31 @@ struct FileText {
   std::size_t size = 0;
   std::string_view view() const { return {bytes.get(), size}; }
 };
+
+/// Files this large are read by several threads at once: copying a gigabyte out of the page cache, and
+/// the kernel's zeroing of the buffer's fresh pages, took one core a second.
+constexpr std::size_t kParallelReadBytes = std::size_t{64} << 20;
+constexpr std::size_t kReadChunkBytes = std::size_t{16} << 20;
+
+/// Reads bytes [0, size) of `fd` into `out` in chunks on all cores; false unless every byte was read
+/// (the file shrank, or a read failed: the caller reads it again in order, and says why).
+bool read_in_parallel(int fd, char* out, std::size_t size) {
+  std::atomic<bool> complete = true;
+  tbb::parallel_for(std::size_t{0}, (size + kReadChunkBytes - 1) / kReadChunkBytes, [&](std::size_t chunk) {
+    std::size_t at = chunk * kReadChunkBytes;
+    const std::size_t end = std::min(size, at + kReadChunkBytes);
+    while (at < end) {
+      const ::ssize_t got = ::pread(fd, out + at, end - at, static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        complete = false;
+        return;
+      }
+      at += static_cast<std::size_t>(got);
+    }
+  });
+  return complete;
+}
 
 FileText read_text(const std::filesystem::path& file) {
   const auto fail = [&](const std::string& reason) {
@@ -67,6 +96,11 @@ FileText read_text(const std::filesystem::path& file) {
   // One byte more than the size, so that the read which finds the end needs no growth.
   std::size_t capacity = static_cast<std::size_t>(info.st_size) + 1;
   FileText text{std::make_unique_for_overwrite<char[]>(capacity), 0};
+  const auto size = static_cast<std::size_t>(info.st_size);
+  if (size >= kParallelReadBytes && read_in_parallel(fd, text.bytes.get(), size)) {
+    text.size = size;  // then on as below, from there: the file may have grown since
+    if (::lseek(fd, static_cast<off_t>(size), SEEK_SET) < 0) fail(std::strerror(errno));
+  }
   for (;;) {
     if (text.size == capacity) {
       if (capacity > kMaxSceneFileBytes) too_large(capacity);  // it grew while being read
@@ -269,7 +303,9 @@ class StreamedElements {
   std::exception_ptr body_error_, joint_error_;
 };
 
-Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, StreamedElements* streamed) {
+/// `streamed` or `parallel`: the bodies and joints read already, if any.
+Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, StreamedElements* streamed,
+                 ParallelElements* parallel = nullptr) {
   const JsonReader doc(root, file);
   const ObjectReader obj(doc, {"version", "settings", "ground", "bodies", "joints", "forces", "exclusions"});
   Scene scene;
@@ -281,9 +317,15 @@ Scene read_scene(const nlohmann::json& root, const std::filesystem::path& file, 
   const JsonReader bodies = obj.at("bodies");  // required even when read already
   std::optional<BodyNames> streamed_names;
   if (streamed) streamed_names = streamed->finish_bodies(scene);
+  if (parallel) {
+    scene.bodies = std::move(parallel->bodies);
+    streamed_names = std::move(parallel->names);
+  }
   const BodyNames names =
       streamed_names ? std::move(*streamed_names) : read_bodies(bodies, file.parent_path(), scene);
-  if (!(streamed && streamed->finish_joints(scene))) {
+  if (parallel && parallel->joints) {
+    scene.joints = std::move(*parallel->joints);
+  } else if (!(streamed && streamed->finish_joints(scene))) {
     if (auto v = obj.find("joints")) read_joints(*v, names, scene);
   }
   if (auto v = obj.find("forces")) {
@@ -302,14 +344,21 @@ Scene parse_scene(const nlohmann::json& root, const std::filesystem::path& file)
 }
 
 Scene load_scene(const std::filesystem::path& file) {
-  StreamedElements streamed(file);
-  nlohmann::json root;
-  {
-    const FileText text = read_text(file);  // freed once parsed
-    root = parse_json_text(text.view(), file, [&](std::string_view key, std::size_t index, nlohmann::json& element) {
-      return streamed.take(key, index, element);
-    });
+  auto text = std::make_unique<FileText>(read_text(file));
+  // A valid scene is read on all cores; anything else, serially, for the message (parallel_scene_reader.hpp).
+  if (auto parallel = read_elements_in_parallel(text->view(), file)) {
+    try {
+      return read_scene(parallel->rest, file, nullptr, &*parallel);
+    } catch (const InputError&) {
+      // a fault outside the bodies and joints (settings, forces…): named by the serial reader below
+    }
   }
+  StreamedElements streamed(file);
+  const nlohmann::json root =
+      parse_json_text(text->view(), file, [&](std::string_view key, std::size_t index, nlohmann::json& element) {
+        return streamed.take(key, index, element);
+      });
+  text.reset();  // freed once parsed
   return read_scene(root, file, &streamed);
 }
 

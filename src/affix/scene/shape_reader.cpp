@@ -15,7 +15,7 @@ constexpr const char* kOneShape = "exactly one of box, sphere, capsule, cylinder
 
 /// Three positive numbers, e.g. box edge lengths or a per-axis mesh scale.
 Vec3 positive_vec3(const JsonReader& value) {
-  if (!value.json().is_array() || value.json().size() != 3) value.expected("an array of 3 positive numbers");
+  if (!value.is_array() || value.size() != 3) value.expected("an array of 3 positive numbers");
   const auto items = value.array(3);
   return {items[0].positive(), items[1].positive(), items[2].positive()};
 }
@@ -78,40 +78,32 @@ TorusShape read_torus(const JsonReader& value, const std::optional<JsonReader>& 
   return torus;
 }
 
-/// `vertices`: an array of [x, y, z] (read without a JsonReader per number: an imported mesh has
-/// thousands; a bad element is re-read through one for the message).
+/// `vertices`: an array of [x, y, z].
 std::vector<Vec3> read_vertices(const JsonReader& value) {
-  if (!value.json().is_array() || value.json().empty()) value.expected("a non-empty array of [x, y, z] points");
+  if (!value.is_array() || value.size() == 0) value.expected("a non-empty array of [x, y, z] points");
   std::vector<Vec3> out;
-  out.reserve(value.json().size());
-  for (std::size_t i = 0; i < value.json().size(); ++i) {
-    const nlohmann::json& v = value.json()[i];
-    const bool ok = v.is_array() && v.size() == 3 && v[0].is_number() && v[1].is_number() && v[2].is_number();
-    Vec3 p = ok ? Vec3(v[0].get<double>(), v[1].get<double>(), v[2].get<double>()) : Vec3::Zero();
-    if (!ok || !p.allFinite()) p = value.element(i).vec3();
-    out.push_back(p);
-  }
+  out.reserve(value.size());
+  for (const JsonReader& item : value.array()) out.push_back(item.vec3());
   return out;
 }
 
 /// `triangles`: an array of [i, j, k], 0-based indices into `vertices`.
 std::vector<std::array<int, 3>> read_triangles(const JsonReader& value, std::size_t vertex_count) {
-  if (!value.json().is_array() || value.json().empty()) value.expected("a non-empty array of [i, j, k] vertex indices");
+  if (!value.is_array() || value.size() == 0) value.expected("a non-empty array of [i, j, k] vertex indices");
   std::vector<std::array<int, 3>> out;
-  out.reserve(value.json().size());
+  out.reserve(value.size());
   const std::string what = "an array of 3 integers from 0 to " + std::to_string(vertex_count - 1) +
                            " (0-based indices into vertices)";
-  for (std::size_t t = 0; t < value.json().size(); ++t) {
-    const nlohmann::json& f = value.json()[t];
-    if (!f.is_array() || f.size() != 3) value.element(t).expected(what);
+  for (const JsonReader& item : value.array()) {
+    if (!item.is_array() || item.size() != 3) item.expected(what);
     std::array<int, 3> tri{};
-    for (int k = 0; k < 3; ++k) {
-      const nlohmann::json& i = f[static_cast<std::size_t>(k)];
-      if (!i.is_number_integer() || i.get<std::int64_t>() < 0 ||
-          i.get<std::int64_t>() >= static_cast<std::int64_t>(vertex_count)) {
-        value.element(t).expected(what);
+    const auto indices = item.array(3);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const JsonReader& i = indices[k];
+      if (!i.is_integer() || i.int64() < 0 || i.int64() >= static_cast<std::int64_t>(vertex_count)) {
+        item.expected(what);
       }
-      tri[static_cast<std::size_t>(k)] = static_cast<int>(i.get<std::int64_t>());
+      tri[k] = static_cast<int>(i.int64());
     }
     out.push_back(tri);
   }
@@ -130,7 +122,7 @@ MeshShape read_mesh(const JsonReader& value, const std::filesystem::path& scene_
     mesh.file = (scene_dir / obj.at("file").non_empty_string()).lexically_normal();
   }
   if (auto scale = obj.find("scale")) {
-    mesh.scale = scale->json().is_number() ? Vec3::Constant(scale->positive()) : positive_vec3(*scale);
+    mesh.scale = scale->is_number() ? Vec3::Constant(scale->positive()) : positive_vec3(*scale);
   }
   return mesh;
 }
