@@ -376,15 +376,17 @@ bool CompliantSimulator::substep(double t, double h) {
     free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
     free.segment<3>(6 * u + 3) = b.angular_momentum();
   }
+  scene_impulse_.setZero(6 * n);
   for (std::size_t k = 0; k < model_->forces.size(); ++k) {
     const ForceDef& f = model_->forces[k];
     const int u = unknown_of_[f.body_index];
     if (u < 0 || !(f.start <= t && t < f.end)) continue;
     const RigidBody& b = bodies_[f.body_index];
     const Vec3 lever = b.rotation() * (force_points_[k] - b.rest_center);
-    free.segment<3>(6 * u) += h * f.force;
-    free.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
+    scene_impulse_.segment<3>(6 * u) += h * f.force;
+    scene_impulse_.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
   }
+  free += scene_impulse_;
   // M̃⁻¹, S and Γ by the stabilization (header comment).
   const double alpha = settings_.alpha;
   // A row's own damping b (a cable DOF's) makes it a spring–damper, Eq. 14–17 (stability_damping.hpp).
@@ -476,7 +478,7 @@ bool CompliantSimulator::substep(double t, double h) {
   MixedLcpResult lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_,
                                   settings_.pgs_iterations, settings_.pgs_tolerance);
   sweeps_ += lcp.sweeps;
-  if (guarded && J_.rows > 0 && made_energy(v, t, h, energy_before)) {
+  if (guarded && J_.rows > 0 && made_energy(v, h, energy_before)) {
     // The curvature term made energy (row_curvature.hpp, "Energy guard"): the step again with the rows
     // linearised at the start (Eq. 3 as the paper writes it), from the same factorisation.
     b.head(drive_offset_) += Gamma_.head(drive_offset_).cwiseProduct(curvature_.head(drive_offset_)) / h;
@@ -513,7 +515,7 @@ bool CompliantSimulator::substep(double t, double h) {
   return projected;
 }
 
-bool CompliantSimulator::made_energy(const VecX& v, double t, double h, double energy_before) {
+bool CompliantSimulator::made_energy(const VecX& v, double h, double energy_before) {
   // The joint rows where v takes the bodies: φ₊ = φ + hJv + d(v) (row_curvature.hpp at v).
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     const int u = unknown_of_[i];
@@ -526,16 +528,7 @@ bool CompliantSimulator::made_energy(const VecX& v, double t, double h, double e
   row_curvature(joints_, J_, phi_, next_pose_, next_velocity_, h, landed_);
   landed_ += phi_;
   J_.multiply_add(h * v, landed_);
-  // The work of the scene's forces over the step at v (gravity is in the energy).
-  double work = 0.0;
-  for (std::size_t k = 0; k < model_->forces.size(); ++k) {
-    const ForceDef& f = model_->forces[k];
-    const int u = unknown_of_[f.body_index];
-    if (u < 0 || !(f.start <= t && t < f.end)) continue;
-    const RigidBody& b = bodies_[f.body_index];
-    const Vec3 lever = b.rotation() * (force_points_[k] - b.rest_center);
-    work += h * (f.force.dot(v.segment<3>(6 * u)) + (lever.cross(f.force) + f.torque).dot(v.segment<3>(6 * u + 3)));
-  }
+  const double work = scene_impulse_.dot(v);  // the scene's forces over the step at v (gravity is in the energy)
   const double after = mechanical_energy_after(bodies_, moving_, v, h, model_->settings.gravity, landed_, compliance_,
                                                drive_offset_);
   double kinetic = 0.0;
