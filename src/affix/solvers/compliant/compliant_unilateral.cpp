@@ -34,8 +34,9 @@
 // Speculative contacts. FCL's overlap test misses a pair that is apart at the preview but closes in the
 // step because a row stops one of the two: a box resting on the ground previews gh² lower than it ends,
 // so a box falling onto it from less than gh² (9.8 cm at h = 0.1) met no row and sank into it. Pairs
-// nearer than gh² + kGroundMargin at the preview get a row too (CollisionDetection's pair_margin, FCL's
-// distance: one contact at the nearest points, δ = −distance).
+// nearer than gh² + kGroundMargin at the preview get rows too (CollisionDetection's pair_margin: FCL's
+// distance, then the manifold of the pair moved across the gap, each point with δ = −its gap; one point
+// per pair let a box land on it and turn).
 //
 // Warm start: a contact takes the λ of the last step's contact between the same bodies whose point, in
 // body 1's axes, is within kWarmMatch of it; a limit row its own last λ (kept as forces, λ/h).

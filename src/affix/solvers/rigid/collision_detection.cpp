@@ -184,7 +184,30 @@ void CollisionDetection::near_pairs(double pair_margin) {
       const double d = fcl::distance(m.objects[i].get(), m.objects[j].get(), request, result);
       if (!(d > 0.0) || d >= pair_margin) continue;
       const Vec3 on_i = result.nearest_points[0], on_j = result.nearest_points[1];
-      out.push_back({i, j, 0.5 * (on_i + on_j), (on_i - on_j) / d, -d});
+      const Vec3 n = (on_i - on_j) / d;
+      // The manifold, not one nearest point (two parallel faces touch along an area, and one row lets the
+      // top body turn about it): body i moved by s = d + 1% across the gap overlaps j by ~1%, and FCL's
+      // overlap test gives its points; each is then read back at the true poses, its depth less s.
+      const double shift = 1.01 * d;
+      fcl::CollisionObjectd& moved = *m.objects[i];
+      const fcl::Transform3d at = moved.getTransform();
+      fcl::Transform3d across = at;
+      across.translation() -= shift * n;
+      moved.setTransform(across);
+      moved.computeAABB();
+      m.result.clear();
+      fcl::collide(&moved, m.objects[j].get(), m.request, m.result);
+      moved.setTransform(at);
+      moved.computeAABB();
+      if (m.result.numContacts() == 0) {
+        out.push_back({i, j, 0.5 * (on_i + on_j), n, -d});
+        continue;
+      }
+      for (std::size_t k = 0; k < m.result.numContacts(); ++k) {
+        const fcl::Contactd& c = m.result.getContact(k);
+        const Vec3 normal = -c.normal.normalized();
+        out.push_back({i, j, Vec3(c.pos + 0.5 * shift * n), normal, c.penetration_depth - shift * normal.dot(n)});
+      }
     }
   }
 }
