@@ -287,13 +287,28 @@ TEST_F(CliTest, OverridesAreValidatedAndNamed) {
     return affix({"run", "--quiet", file.string(), "--out", out.string(), option, value});
   };
   for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
-           {"--dt", "0.02"}, {"--dt", "-1"}, {"--duration", "0"}, {"--solver", "nosuch"}}) {
+           {"--dt", "-1"}, {"--duration", "0"}, {"--solver", "nosuch"}}) {
     const CommandResult r = run_with(option, value);
     EXPECT_EQ(r.exit_code, 2) << option << " " << value;
     EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   EXPECT_FALSE(fs::exists(out)) << "nothing is written for bad input";
+}
+
+TEST_F(CliTest, ADtTooLargeForTheFilesOutputFpsLowersItToEveryStepWithANote) {
+  // The file's 100 frames per second were for its dt = 0.01; --dt 0.02 allows 50: frames at t = 0, 0.02
+  // and 0.04 (k/50 ≤ 0.05), the states after steps 0, 1 and 2 of 3.
+  nlohmann::json scene = falling_box();
+  scene["settings"]["output_fps"] = 100;
+  const fs::path file = write_scene(scene);
+  const fs::path out = dir_ / "result";
+  const CommandResult r = affix({"run", "--quiet", file.string(), "--out", out.string(), "--dt", "0.02"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "affix: note: --dt 0.02: settings.output_fps 100 exceeds 1/dt = 50; every step is written, 50 "
+                   "frames per second\n");
+  EXPECT_EQ(read_lines(out / "stats.csv").size(), 1u + 3u);
+  EXPECT_EQ(read_lines(out / "trajectory.csv").size(), 1u + 3u);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // `affix run` when things go wrong around the simulation (issue 9): a signal mid-run, an output file
 // that cannot be written, a bad --out, a physically wrong run. Each must leave output that says what
 // happened — summary.json with completed false and the reason — and exit 1 (or 2 for bad input),
-// never a crash, a stale summary or `completed: true`.
+// never a crash, a stale summary or `completed: true`. Among the physically wrong runs: joints torn apart
+// by a diverging compliant step (below).
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -66,6 +67,12 @@ class RunFailureTest : public testing::Test {
   static CommandResult affix(std::vector<std::string> args, const fs::path& cwd = {}) {
     args.insert(args.begin(), AFFIX_EXECUTABLE);
     return test::run_command(args, cwd);
+  }
+  /// `affix run SCENE --out DIR/out -q EXTRA…`.
+  CommandResult run_quietly(const fs::path& scene, std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"run", scene.string(), "--out", (dir_ / "out").string(), "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return affix(args);
   }
 
   fs::path dir_;
@@ -347,6 +354,77 @@ TEST_F(RunFailureTest, OppositeHugeForcesCancelWithoutCancellingGravity) {
   for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1)
     fields.push_back(last.substr(start, (comma = last.find(',', start)) - start));
   EXPECT_NEAR(std::stod(fields[5]), 2.0 - 9.81 * 1e-4 * 10 * 11 / 2, 1e-9) << last;
+}
+
+// Divergence of the compliant solver is reported, never a "completed" run (io/joint_tear.hpp): the
+// hostile pass's scenes whose joints tore apart at h = 0.1 s — the 1,000,000:1 chain of
+// examples/compliant/mass_ratio_chain.json under "constraint_damping" (3,979 m of joint gap and
+// 6.6·10⁷ J, exit 0, before), a 10¹⁵:1 hinge pair and a 10⁻¹² kg link under a 10⁶ kg block (21–491 m)
+// — exit 1 naming the step, its time and the joint, with summary.json not completed; the compliant
+// examples run as they are, and none trips the check.
+
+/// The run into `out` failed with a torn joint at `step`: exit 1, the message on stderr and in the summary.
+void expect_torn(const CommandResult& r, const fs::path& out, int step, const std::string& joint) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string prefix = "step " + std::to_string(step) + " (t = ";
+  EXPECT_NE(r.err.find(prefix), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("joint '" + joint + "'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("came apart"), std::string::npos) << r.err;
+  const nlohmann::json s = read_json(out / "summary.json");
+  EXPECT_EQ(s["completed"], false);
+  EXPECT_EQ(s["steps"], step);
+  EXPECT_EQ(s["error"].get<std::string>().rfind(prefix, 0), 0u) << s["error"];
+}
+
+/// Two 0.2 m cubes hanging from the world by two joints of `type` at h = 0.1 s (the hostile pass's).
+nlohmann::json two_links(const char* type, double m1, double m2, const nlohmann::json& p1, const nlohmann::json& p2,
+                         const nlohmann::json& anchor2) {
+  nlohmann::json s = nlohmann::json::parse(R"({"version": 1,
+      "settings": {"dt": 0.1, "duration": 10, "solver": "compliant"}, "bodies": [
+        {"name": "a", "shape": {"box": [0.2, 0.2, 0.2]}}, {"name": "b", "shape": {"box": [0.2, 0.2, 0.2]}}],
+      "joints": [{"body1": "a", "body2": "world", "anchor": [0, 0, 0], "axis": [0, 1, 0]},
+                 {"body1": "b", "body2": "a", "axis": [0, 1, 0]}]})");
+  s["bodies"][0]["mass"] = m1;
+  s["bodies"][0]["position"] = p1;
+  s["bodies"][1]["mass"] = m2;
+  s["bodies"][1]["position"] = p2;
+  s["joints"][1]["anchor"] = anchor2;
+  for (auto& j : s["joints"]) {
+    j["type"] = type;
+    if (std::string(type) == "ball") j.erase("axis");
+  }
+  return s;
+}
+
+TEST_F(RunFailureTest, TheMillionToOneChainUnderConstraintDampingTearsAndIsReportedAtItsFirstStep) {
+  // Constraint damping acts through a row's compliance only, and the chain's rows are rigid: the step is
+  // undamped and the chain tears at once (a 0.6 m gap after step 1), with a warning at the start.
+  nlohmann::json s = read_json(fs::path(AFFIX_SOURCE_DIR) / "examples/compliant/mass_ratio_chain.json");
+  s["settings"]["compliant"]["stabilization"] = "constraint_damping";
+  const CommandResult r = run_quietly(write_scene(s));
+  expect_torn(r, dir_ / "out", 1, "joint1");
+  EXPECT_NE(r.err.find("warning: " + (dir_ / "scene.json").string() + ": settings.compliant.stabilization"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(RunFailureTest, MassRatiosPastWhatDoublesResolveTearAndAreReported) {
+  // 10¹⁵:1 on hinges (10¹² kg on 1 g) and 10¹⁸:1 on balls (a 10⁻¹² kg link under a 10⁶ kg block), at the
+  // default inertial damping: past the ~10¹² where no stabilization holds (README).
+  expect_torn(run_quietly(write_scene(two_links("hinge", 1e-3, 1e12, {0.1, 0, 0}, {0.4, 0, 0}, {0.2, 0, 0}))), dir_ / "out",
+              3, "joint0");
+  expect_torn(run_quietly(write_scene(two_links("ball", 1e-12, 1e6, {0, 0, -0.1}, {0, 0, -0.4}, {0, 0, -0.2}))), dir_ / "out",
+              2, "joint1");
+}
+
+TEST_F(RunFailureTest, TheCompliantExamplesRunWithoutTrippingTheJointTearCheck) {
+  for (const auto& entry : fs::directory_iterator(fs::path(AFFIX_SOURCE_DIR) / "examples/compliant")) {
+    if (entry.path().extension() != ".json") continue;
+    const CommandResult r = run_quietly(entry.path(), {"--duration", "2"});
+    EXPECT_EQ(r.exit_code, 0) << entry.path() << ": " << r.err;
+    EXPECT_EQ(read_json(dir_ / "out" / "summary.json")["completed"], true) << entry.path();
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << entry.path() << ": " << r.err;
+  }
 }
 
 }  // namespace

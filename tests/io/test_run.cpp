@@ -294,9 +294,12 @@ TEST_F(RunLoopTest, AnEmptyOutputDirectoryIsAnInputErrorAndNothingIsWritten) {
   EXPECT_EQ(simulator.step_count(), 0);
 }
 
-/// two_body_scene with a ball joint from `left` to the world.
+/// two_body_scene with a ball joint from `left` to the world. The bodies are 6 m boxes, so that the
+/// recording fake's 0.5 m gap is well inside the tear limit (joint_tear.hpp: a tenth of the scene's size,
+/// the diagonal of the cube of side 2r around them, r = 3√3 m their bounding radius: 18 m).
 Scene jointed_scene(double dt, double duration, std::optional<double> fps) {
   Scene scene = two_body_scene(dt, duration, fps);
+  for (BodyDef& body : scene.bodies) body.shape = BoxShape{Vec3::Constant(6.0)};
   JointDef j;
   j.name = "pin";
   j.body1 = "left";
@@ -395,6 +398,59 @@ TEST_F(RunLoopTest, AFailedRunKeepsTheRecordsOfEveryFrameWritten) {
   EXPECT_FALSE(result.completed);
   EXPECT_EQ(read_rows(options_.out_dir / "joints.csv").size(), 4u);          // frames 0..3
   EXPECT_EQ(read_rows(options_.out_dir / "contacts.csv").size(), 0u + 1 + 2 + 3);
+}
+
+/// The recording fake whose joint comes apart: its anchors `rate` metres further apart after every step.
+class TearingSimulator : public FakeSimulator {
+ public:
+  double rate = 0.1;
+  std::vector<JointRecord> joint_records() const override {
+    JointRecord r;
+    r.joint = 0;
+    r.anchor2 = Vec3(rate * steps(), 0, 0);
+    return {r};
+  }
+};
+
+TEST_F(RunLoopTest, AJointComingApartStopsTheRunAtTheFirstFramePastItsLimitNamingItAndKeepsThatFrame) {
+  // Two 1 m boxes at the origin, bounding radius r = √3/2: the scene's size L = 2r√3 = 3 m, a rigid joint's
+  // limit L/10 = 0.3 m; the gap 0.25 n passes it at step 2. Frames at every step: frames 0, 1, 2 are
+  // written, step 2's included.
+  Scene scene = jointed_scene(0.01, 0.1, std::nullopt);
+  for (BodyDef& body : scene.bodies) body.shape = BoxShape{Vec3::Ones()};
+  TearingSimulator simulator;
+  simulator.rate = 0.25;
+  const RunResult result = run_simulation(scene, simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_EQ(result.steps, 2);
+  EXPECT_EQ(result.error, "step 2 (t = 0.02 s): joint 'pin' (between 'left' and 'world') came apart: a gap of 0.5 m, "
+                          "past its limit of 0.3 m (a tenth of the scene's size, 3 m): the simulation diverged "
+                          "(try a smaller dt, or see the solver's stabilization in the README)");
+  const nlohmann::json summary = read_json(options_.out_dir / "summary.json");
+  EXPECT_EQ(summary["completed"], false);
+  EXPECT_EQ(summary["error"], result.error);
+  EXPECT_EQ(read_rows(options_.out_dir / "joints.csv").size(), 3u) << "the torn frame is kept, to be seen";
+  EXPECT_EQ(read_rows(options_.out_dir / "stats.csv").size(), 2u);
+}
+
+TEST_F(RunLoopTest, ASpringJointTearsOnlyPastTenSceneSizes) {
+  // With `stiffness` the joint is a spring: its limit is 10 L = 30 m, passed at step 86 (0.35 m a step).
+  Scene scene = jointed_scene(0.01, 2.0, std::nullopt);
+  for (BodyDef& body : scene.bodies) body.shape = BoxShape{Vec3::Ones()};
+  scene.joints[0].stiffness = 1e3;
+  TearingSimulator simulator;
+  simulator.rate = 0.35;
+  const RunResult result = run_simulation(scene, simulator, options_);
+  EXPECT_FALSE(result.completed);
+  EXPECT_EQ(result.steps, 86);
+  EXPECT_NE(result.error.find("ten times the scene's size"), std::string::npos) << result.error;
+}
+
+TEST_F(RunLoopTest, ASteadyJointGapBelowTheLimitNeverStopsTheRun) {
+  // The recording fake keeps a 0.5 m gap: a tenth of the 6 m boxes' scene is 1.8 m.
+  RecordingSimulator simulator;
+  const RunResult result = run_simulation(jointed_scene(0.01, 0.5, std::nullopt), simulator, options_);
+  EXPECT_TRUE(result.completed) << result.error;
 }
 
 class InterruptTest : public RunLoopTest, public testing::WithParamInterface<int> {};

@@ -48,6 +48,10 @@ TEST(StateEdits, CheckStateNamesWhatIsWrong) {
   EXPECT_EQ(message_of([&] { check_state(m, x, low, v); }),
             "set_state: the new state: edits.json: bodies[0].position: body 'a' starts on or below the ground (a "
             "vertex is 0.125 m below z = 0); expected every vertex above the ground");
+  low[0].p.z() = 0.5;  // resting exactly on the plane: "on z = 0", not "-0 m below z = 0"
+  EXPECT_EQ(message_of([&] { check_state(m, x, low, v); }),
+            "set_state: the new state: edits.json: bodies[0].position: body 'a' starts on or below the ground (a "
+            "vertex is on z = 0); expected every vertex above the ground");
   std::vector<BodyPose> moved = x;
   moved[1].p.y() = 1;
   EXPECT_EQ(message_of([&] { check_state(m, x, moved, v); }),

@@ -5,7 +5,10 @@
 // servo balances gravity, k(θ* − θ) = m g ℓ sin θ; a prismatic motor whose force bound cannot hold a
 // load lets it slip at a = g − F/m, and one that can holds it; a torque-limited motor driving a wheel
 // into its hinge limit (both box and limit rows of the mixed LCP) spins up at τ/I and then rests on it;
-// the servo of examples/compliant/luffing_crane.json raises the loaded boom to its set point less the
+// an unbounded motor driving a pendulum into its hinge limit stops on it in one step (its rate cut to the
+// one that lands on the limit, drive_rows.hpp) with no energy beyond that step's, and a bounded one
+// presses on the limit with exactly its torque on top of gravity's; the servo of
+// examples/compliant/luffing_crane.json raises the loaded boom to its set point less the
 // static sag k(s − s*) = τ_gravity(s).
 #include <gtest/gtest.h>
 
@@ -14,6 +17,7 @@
 #include <string>
 
 #include "affix/scene/scene_loader.hpp"
+#include "affix/solvers/compliant/compliant_simulator.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -98,10 +102,73 @@ TEST(CompliantDrives, TorqueLimitedMotorDrivesAWheelIntoItsHingeLimitAndRestsThe
     if (n * h > 1.2) {  // θ would be 0.73 rad > 30°: resting on the limit
       EXPECT_NEAR(wheel_angle(*sim), limit, 1e-6) << "step " << n;
       EXPECT_NEAR(sim->velocities()[0].angular.z(), 0.0, 1e-6) << "step " << n;
+      // The limit takes the motor's full torque, and no more.
+      EXPECT_NEAR(dynamic_cast<const CompliantSimulator&>(*sim).limit_forces()[0], tau, 1e-9) << "step " << n;
       ++arrived;
     }
   }
   EXPECT_GT(arrived, 50);
+}
+
+/// The hostile pass's scene (motor_hinge_limits.json): a 1 kg, 0.2 m box whose centre is ℓ = 0.1 m from a
+/// hinge about the world y axis, limited to ±10°, a motor on it. The twist θ turns the centre to
+/// ℓ(cos θ, 0, −sin θ): gravity's torque m g ℓ cos θ drives θ up, into the +10° limit, as the motor does.
+constexpr double kArm = 0.1, kArmMass = 1.0, kArmI = kArmMass * (kArm * kArm + 2 * 0.2 * 0.2 / 12.0);
+constexpr double kArmLimit = 10.0 * M_PI / 180.0;
+Scene limited_arm(double h, const MotorDef& motor) {
+  BodyDef b = test::box_body("a", Vec3(0.2, 0.2, 0.2), Vec3(kArm, 0, 0));
+  b.mass = kArmMass;
+  Scene s = compliant_scene({b}, h, Vec3(0, 0, -kG));
+  JointDef& j = test::add_joint(s, JointType::hinge, "a", "world");
+  j.anchor = Vec3::Zero();
+  j.axis = Vec3::UnitY();
+  j.angle_limits = AngleRange{-kArmLimit, kArmLimit};
+  j.motor = motor;
+  return s;
+}
+double arm_angle(const Simulator& sim) {
+  const Mat3& A = sim.poses()[0].A;
+  return std::atan2(-A(2, 0), A(0, 0));
+}
+
+TEST(CompliantDrives, UnboundedMotorIntoAHingeLimitStopsOnItWithTheEnergyOfOneStep) {
+  // Before: the motor row (ṡ = 100 rad/s, rigid) and the limit row (s ≤ 10°, rigid) had no common
+  // solution; the body froze at 4.56° and the step's stats alternated 83 J / 12 J of kinetic and 5·10¹¹ J
+  // of potential energy. Now the motor's rate is cut to θ₁ = 10° − ε in one step, ω₁ = θ₁/h, which
+  // gives the most kinetic energy the motor ever supplies, ½Iω₁²; then the arm rests on the limit, its
+  // potential energy gravity's alone, −m g ℓ sin 10°.
+  const double h = 0.01;
+  const auto sim = make_simulator(limited_arm(h, MotorDef{100.0}));
+  const double first_ke = 0.5 * kArmI * std::pow(kArmLimit / h, 2);
+  for (int n = 1; n <= 200; ++n) {
+    const StepStats stats = sim->step();
+    EXPECT_LE(arm_angle(*sim), kArmLimit + 1e-9) << "step " << n;
+    EXPECT_LE(stats.kinetic_energy, first_ke * (1 + 1e-6)) << "step " << n;
+    // The first step's drift moves the centre along the tangent, c += hv, and the projection back onto
+    // the hinge leaves it short of the limit by the chord's O((hω)²) (10⁻³ rad); later steps close that
+    // by half each.
+    if (n >= 15) {
+      EXPECT_NEAR(arm_angle(*sim), kArmLimit - kMotorLimitInside, 1e-9) << "step " << n;
+      EXPECT_LT(stats.kinetic_energy, 1e-12) << "step " << n;
+      EXPECT_NEAR(stats.potential_energy, -kArmMass * kG * kArm * std::sin(kArmLimit - kMotorLimitInside), 1e-9)
+          << "step " << n;
+    }
+  }
+}
+
+TEST(CompliantDrives, BoundedMotorPressesOnAHingeLimitWithExactlyItsTorque) {
+  // max_force F = 0.5 N·m: at rest on the +10° limit the limit holds the motor's F and gravity's
+  // m g ℓ cos 10° together.
+  const double h = 0.01, F = 0.5;
+  const auto sim = make_simulator(limited_arm(h, MotorDef{100.0, F}));
+  for (int n = 0; n < 100; ++n) sim->step();
+  for (int n = 0; n < 100; ++n) {
+    const StepStats stats = sim->step();
+    EXPECT_NEAR(arm_angle(*sim), kArmLimit, 1e-6);
+    EXPECT_LT(stats.kinetic_energy, 1e-12);
+    EXPECT_NEAR(dynamic_cast<const CompliantSimulator&>(*sim).limit_forces()[0],
+                F + kArmMass * kG * kArm * std::cos(kArmLimit), 1e-6);
+  }
 }
 
 TEST(CompliantDrives, ServoFollowsTheImplicitPDRecurrenceFarPastTheExplicitBound) {

@@ -135,3 +135,33 @@ def test_load_of_a_bad_file_names_file_and_path(tmp_path):
     assert str(error.value).startswith(str(path) + ": bodies[0].mass")
     with pytest.raises(affix.InputError, match="missing.json"):
         affix.load(tmp_path / "missing.json")
+
+
+def test_from_dict_and_load_validate_the_solvers_settings_blocks(tmp_path):
+    # settings.compliant is read by its solver; from_dict and load read it at once, as `affix validate`
+    # does a file's, and the message names the source: '<dict>' (not a bare ':') or the file.
+    data = box_scene()
+    data["settings"]["solver"] = "compliant"
+    data["settings"]["compliant"] = {"stabilization": "magic"}
+    with pytest.raises(affix.InputError, match=r'^<dict>: settings\.compliant\.stabilization: expected one of "none"'):
+        affix.Scene.from_dict(data)
+    with pytest.raises(affix.InputError, match=r"^cube\.json: settings\.compliant\.stabilization"):
+        affix.Scene.from_dict(data, file="cube.json")
+    data["settings"]["solver"] = "ipc"  # a block of a solver not chosen is read too, as a file's is
+    data["settings"]["compliant"] = {"alpha": -1}
+    with pytest.raises(affix.InputError, match=r"^<dict>: settings\.compliant\.alpha"):
+        affix.Scene.from_dict(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(affix.InputError, match="^" + str(path) + r": settings\.compliant\.alpha"):
+        affix.load(path)
+
+
+def test_later_errors_of_a_dict_scene_name_the_dict():
+    # A scene from a dict that a solver refuses when built: the message starts with '<dict>', not ':'.
+    data = box_scene()
+    data["settings"]["solver"] = "compliant"
+    data["settings"]["integrator"] = "bdf2"
+    scene = affix.Scene.from_dict(data)
+    with pytest.raises(affix.InputError, match=r"^<dict>: settings\.integrator"):
+        affix.Simulator(scene)

@@ -144,3 +144,20 @@ def test_divergence_raises_simulation_error_with_the_step():
     assert isinstance(error.value, RuntimeError)
     with pytest.raises(affix.SimulationError, match="failed earlier: step 2"):
         sim.step()
+
+
+def test_a_joint_that_comes_apart_raises_simulation_error_naming_it():
+    # The hostile pass's 10⁻¹² kg link under a 10⁶ kg block at h = 0.1 s on compliant (10¹⁸:1, past what
+    # doubles resolve): its lower joint tears at step 2, as `affix run` reports it (io/joint_tear.hpp).
+    box = {"box": [0.2, 0.2, 0.2]}
+    scene = affix.Scene.from_dict({
+        "version": 1, "settings": {"dt": 0.1, "duration": 10, "solver": "compliant"},
+        "bodies": [{"name": "a", "shape": box, "mass": 1e-12, "position": [0, 0, -0.1]},
+                   {"name": "b", "shape": box, "mass": 1e6, "position": [0, 0, -0.4]}],
+        "joints": [{"name": "top", "type": "ball", "body1": "a", "body2": "world", "anchor": [0, 0, 0]},
+                   {"name": "hook", "type": "ball", "body1": "b", "body2": "a", "anchor": [0, 0, -0.2]}]})
+    sim = affix.Simulator(scene)
+    sim.step()
+    with pytest.raises(affix.SimulationError,
+                       match=r"^step 2 \(t = 0\.2 s\): joint 'hook' \(between 'b' and 'a'\) came apart"):
+        sim.step()

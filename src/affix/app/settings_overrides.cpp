@@ -47,7 +47,8 @@ void require_within_limits(const SettingsOverrides& overrides, const Settings& s
 
 }  // namespace
 
-void apply_overrides(const SettingsOverrides& overrides, Settings& settings) {
+std::optional<std::string> apply_overrides(const SettingsOverrides& overrides, Settings& settings) {
+  std::optional<std::string> note;
   if (overrides.solver) {
     require_known_solver(*overrides.solver);
     settings.solver = *overrides.solver;
@@ -59,14 +60,16 @@ void apply_overrides(const SettingsOverrides& overrides, Settings& settings) {
   if (overrides.dt) {
     require_positive("--dt", *overrides.dt);
     settings.dt = *overrides.dt;
-    // The file's output_fps was valid for the file's dt; a larger step may make it too fast.
+    // The file's output_fps was valid for the file's dt; a larger step makes it too fast (header).
     if (settings.output_fps && *settings.output_fps * settings.dt > 1.0 + kFpsSlack) {
-      throw InputError("--dt " + format_shortest(settings.dt) + ": settings.output_fps " +
-                       format_shortest(*settings.output_fps) + " exceeds 1/dt = " +
-                       format_shortest(1.0 / settings.dt) + " (lower --dt or output_fps)");
+      note = "--dt " + format_shortest(settings.dt) + ": settings.output_fps " + format_shortest(*settings.output_fps) +
+             " exceeds 1/dt = " + format_shortest(1.0 / settings.dt) + "; every step is written, " +
+             format_shortest(1.0 / settings.dt) + " frames per second";
+      settings.output_fps = 1.0 / settings.dt;
     }
   }
   require_within_limits(overrides, settings);
+  return note;
 }
 
 }  // namespace affix

@@ -60,7 +60,8 @@ int run_command(const RunArgs& args) {
   std::optional<TrajectoryFormat> format;
   if (args.format) format = parse_trajectory_format(*args.format);
   Scene scene = load_scene_file(args.scene);
-  apply_overrides(args.overrides, scene.settings);
+  if (const std::optional<std::string> note = apply_overrides(args.overrides, scene.settings))
+    std::cerr << "affix: note: " << *note << '\n';
   RunOptions options;
   options.out_dir = args.out_dir.value_or(std::filesystem::path("out") / scene.name);
   options.quiet = args.quiet;

@@ -42,6 +42,8 @@ class JointsWriter {
 
   /// Writes frame `frame` at simulated time `time`: one row per record, in record order, flushed.
   void write_frame(int frame, double time, const std::vector<JointRecord>& records);
+  /// The joints it writes (their gap rules: the run loop's tear check reads them too).
+  const JointTable& joints() const { return joints_; }
 
  private:
   CsvFile file_;

@@ -116,6 +116,7 @@ class RunLoop {
         out_dir_(options.out_dir),
         names_(std::move(inputs.body_names)),
         joints_(std::move(inputs.joints)),
+        tear_(std::move(inputs.tear)),
         write_contacts_(options.contacts),
         format_(options.format.value_or(default_trajectory_format(names_.size()))),
         schedule_(inputs.settings.dt, inputs.settings.duration, inputs.settings.output_fps),
@@ -226,12 +227,17 @@ class RunLoop {
       if (joint_writer_) joint_writer_->write_frame(next_frame_, time, joints);
       if (contact_writer_) contact_writer_->write_frame(next_frame_, time, contacts);
     }
+    // After the frames, so that they show it (run.hpp).
+    if (recorded && joint_writer_)
+      if (const std::optional<JointTear::Tear> tear = tear_.find(joint_writer_->joints(), joints))
+        throw SimulationError(tear_.message(joint_writer_->joints(), *tear));
   }
 
   Simulator& simulator_;
   fs::path out_dir_;
   std::vector<std::string> names_;
   JointTable joints_;  // moved into joints.csv's writer
+  JointTear tear_;
   bool write_contacts_ = false;
   TrajectoryFormat format_;
   FrameSchedule schedule_;
@@ -257,6 +263,7 @@ RunInputs RunInputs::take(Scene& scene) {
   inputs.body_names.reserve(scene.bodies.size());
   for (BodyDef& body : scene.bodies) inputs.body_names.push_back(std::move(body.name));
   inputs.joints = JointTable(scene.joints);
+  inputs.tear = JointTear(scene);
   scene.joints = {};
   return inputs;
 }
@@ -270,6 +277,7 @@ RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOpti
   inputs.body_names.reserve(scene.bodies.size());
   for (const BodyDef& body : scene.bodies) inputs.body_names.push_back(body.name);
   inputs.joints = JointTable(scene.joints);
+  inputs.tear = JointTear(scene);
   return run_simulation(std::move(inputs), simulator, options, before_first_step);
 }
 

@@ -11,6 +11,9 @@
 //   - a run that cannot go on — a SimulationError (divergence, an inverted body), an output file that
 //     cannot be written (OutputError), SIGINT or SIGTERM (after the step in progress) — still writes
 //     summary.json with completed = false and the reason, which names the step and its time;
+//   - a joint torn apart at an output frame (joint_tear.hpp: its gap past a tenth of the scene's size,
+//     ten for a spring) is a divergence, a SimulationError like the others; the frame is written first,
+//     so that the trajectory and joints.csv show the tear;
 //   - a run in which every step ended at the iteration cap has no converged step at all: it is not
 //     completed either.
 // Bad input (an empty or uncreatable output directory) throws InputError before anything is written.
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "affix/io/joint_table.hpp"
+#include "affix/io/joint_tear.hpp"
 #include "affix/io/summary.hpp"
 #include "affix/io/trajectory_format.hpp"
 #include "affix/scene/scene.hpp"
@@ -67,6 +71,7 @@ struct RunInputs {
   std::vector<std::filesystem::path> inputs; ///< the scene file and the mesh files it reads
   std::vector<std::string> body_names;       ///< scene order
   JointTable joints;                         ///< scene order, what joints.csv needs of them
+  JointTear tear;                            ///< when a joint has come apart (joint_tear.hpp)
 
   /// Takes them from `scene` (names moved out, joints summarised; the rest of the scene, joints
   /// included, can then be dropped).

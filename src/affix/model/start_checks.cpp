@@ -18,9 +18,11 @@ void refuse_bodies_below_ground(const Model& model) {
     for (const Vec3& x_bar : b.mesh->vertices) {
       const double d = b.position.z() + b.rotation.row(2).dot(x_bar) - height;
       if (d <= 0.0) {
+        // d = 0 is a vertex on the plane: "0 m below" would read "-0 m below" (−d of +0).
+        const std::string where = d == 0.0 ? "on z = " + number_text(height)
+                                           : number_text(-d) + " m below z = " + number_text(height);
         throw InputError(model.file.string() + ": bodies[" + std::to_string(i) + "].position: body '" +
-                         excerpt(b.name) + "' starts on or below the ground (a vertex is " +
-                         number_text(-d) + " m below z = " + number_text(height) +
+                         excerpt(b.name) + "' starts on or below the ground (a vertex is " + where +
                          "); expected every vertex above the ground");
       }
     }

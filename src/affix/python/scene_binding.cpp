@@ -14,6 +14,7 @@
 #include "affix/python/bindings.hpp"
 #include "affix/scene/scene_loader.hpp"
 #include "affix/scene/scene_writer.hpp"
+#include "affix/solvers/registry.hpp"
 
 namespace py = pybind11;
 
@@ -36,7 +37,11 @@ Scene from_dict(const py::handle& data, const std::optional<std::filesystem::pat
                      "bool, None): " + e.what());
   }
   Scene scene = parse_scene(nlohmann::json::parse(text), name);
-  if (!file) scene.file.clear(), scene.name = "scene";
+  // The solvers' own blocks (settings.compliant, …), which a scene file's reader leaves to them, are read
+  // now, as `affix validate` reads a file's, so that a mistake is reported here and not by the Simulator.
+  check_solver_settings(scene.settings, name);
+  // A dict keeps '<dict>' as its file: every later message (compile, the solvers) starts with it.
+  if (!file) scene.name = "scene";
   return scene;
 }
 
@@ -77,7 +82,13 @@ void bind_scene(py::module_& m) {
       .def_property_readonly("duration", [](const Scene& s) { return s.settings.duration; })
       .def("__repr__", &repr);
 
-  m.def("load", [](const std::filesystem::path& file) { return load_scene_file(file); }, py::arg("path"),
+  m.def("load",
+        [](const std::filesystem::path& file) {
+          Scene scene = load_scene_file(file);
+          check_solver_settings(scene.settings, scene.file);  // as from_dict does
+          return scene;
+        },
+        py::arg("path"),
         "Reads and validates a scene file, as `affix run` does. Raises affix.InputError naming the file "
         "and the JSON path of a mistake.");
 }

@@ -3,7 +3,8 @@
 // through the Simulator interface (set_state, apply_force, set_kinematic_target), whose checks are the
 // back-ends' own. A step that fails raises affix.SimulationError with the run loop's context ("step 12
 // (t = 0.12 s): …", io/run.cpp) and leaves the simulator refusing further steps: its state is the
-// failed one.
+// failed one. Like the run loop it stops at an inverted or collapsed body and at a joint that came apart
+// (io/joint_tear.hpp), here after every step.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "affix/error.hpp"
+#include "affix/io/joint_table.hpp"
+#include "affix/io/joint_tear.hpp"
 #include "affix/io/number_format.hpp"
 #include "affix/io/pose_check.hpp"
 #include "affix/math/excerpt.hpp"
@@ -40,6 +43,8 @@ class PySimulator {
       }
       scene.settings.solver = *solver;
     }
+    joints_ = JointTable(scene.joints);
+    tear_ = JointTear(scene);
     model_ = std::make_shared<const Model>(compile(scene));
     simulator_ = make_simulator(model_);
     for (const ModelBody& b : model_->bodies) names_.push_back(b.name);
@@ -58,6 +63,10 @@ class PySimulator {
       const PoseCheck check = check_poses(simulator_->poses(), names_);
       if (!check.failure.empty()) throw SimulationError(check.failure);
       stats.warnings += check.strained_bodies;
+      // And a joint that came apart (io/joint_tear.hpp), checked every step here: there are no frames.
+      if (joints_.size() > 0)
+        if (const auto tear = tear_.find(joints_, simulator_->joint_records()))
+          throw SimulationError(tear_.message(joints_, *tear));
     } catch (const SimulationError& e) {
       failure_ = "step " + std::to_string(n) + " (t = " + format_shortest(t) + " s): " + e.what();
       throw SimulationError(failure_);
@@ -187,6 +196,8 @@ class PySimulator {
   std::shared_ptr<const Model> model_;
   std::unique_ptr<Simulator> simulator_;
   std::vector<std::string> names_;
+  JointTable joints_;  // the gap rules of the scene's joints, for the tear check
+  JointTear tear_;
   std::string failure_;  // the SimulationError that ended it, with its step
 };
 

@@ -43,27 +43,17 @@ namespace {
 /// new back-end adds one line.
 struct SettingsReader {
   std::string_view solver;
-  void (*read)(const Model& model);
+  void (*read)(const Settings& settings, const std::filesystem::path& file);
 };
 constexpr SettingsReader kSettingsReaders[] = {
-    {"ipc", [](const Model& model) { read_ipc_settings(model.settings, model.file); }},
-    {"mabd", [](const Model& model) { read_mabd_settings(model.settings, model.file); }},
-    {"impulse", [](const Model& model) { read_impulse_settings(model.settings, model.file); }},
-    {"compliant", [](const Model& model) { read_compliant_settings(model.settings, model.file); }},
+    {"ipc", [](const Settings& s, const std::filesystem::path& f) { read_ipc_settings(s, f); }},
+    {"mabd", [](const Settings& s, const std::filesystem::path& f) { read_mabd_settings(s, f); }},
+    {"impulse", [](const Settings& s, const std::filesystem::path& f) { read_impulse_settings(s, f); }},
+    {"compliant", [](const Settings& s, const std::filesystem::path& f) { read_compliant_settings(s, f); }},
 };
 // A solver without settings still needs a line: one that refuses every field of its block.
 static_assert(std::size(kSettingsReaders) == std::size(kSolverNames), "every solver reads its settings");
 
-/// Every settings block the file has, each by its solver, whichever solver runs: a mistake in one is
-/// reported before a run switches to that solver (--solver), not only then.
-void check_solver_settings(const Model& model) {
-  for (const auto& entry : model.settings.solver_settings) {
-    const auto reader = std::find_if(std::begin(kSettingsReaders), std::end(kSettingsReaders),
-                                     [&](const SettingsReader& r) { return r.solver == entry.first; });
-    // The scene reader keeps only the blocks of kSolverNames, and each has a reader (above).
-    if (reader != std::end(kSettingsReaders)) reader->read(model);
-  }
-}
 
 /// A joint type the chosen solver does not declare (SolverCapabilities::joints) is refused here, once
 /// for every back-end, naming the joint's JSON path: the solvers that predate a type (the `cable`
@@ -86,8 +76,19 @@ void refuse_unsupported_joints(const Model& model) {
 
 }  // namespace
 
+/// Every settings block the file has, each by its solver, whichever solver runs: a mistake in one is
+/// reported before a run switches to that solver (--solver), not only then.
+void check_solver_settings(const Settings& settings, const std::filesystem::path& file) {
+  for (const auto& entry : settings.solver_settings) {
+    const auto reader = std::find_if(std::begin(kSettingsReaders), std::end(kSettingsReaders),
+                                     [&](const SettingsReader& r) { return r.solver == entry.first; });
+    // The scene reader keeps only the blocks of kSolverNames, and each has a reader (above).
+    if (reader != std::end(kSettingsReaders)) reader->read(settings, file);
+  }
+}
+
 void check_model(const Model& model) {
-  check_solver_settings(model);
+  check_solver_settings(model.settings, model.file);
   refuse_unsupported_joints(model);
   if (model.settings.solver == "ipc") return IpcSimulator::check_model(model);
   if (model.settings.solver == "mabd") return MabdSimulator::check_model(model);
@@ -97,7 +98,7 @@ void check_model(const Model& model) {
 }
 
 std::unique_ptr<Simulator> make_simulator(std::shared_ptr<const Model> model) {
-  check_solver_settings(*model);
+  check_solver_settings(model->settings, model->file);
   refuse_unsupported_joints(*model);
   if (model->settings.solver == "ipc") return std::make_unique<IpcSimulator>(std::move(model));
   if (model->settings.solver == "mabd") return std::make_unique<MabdSimulator>(std::move(model));

@@ -22,6 +22,10 @@ SolverCapabilities solver_capabilities(const std::string& name);
 /// any is reported. Throws InputError.
 void check_model(const Model& model);
 
+/// Every `settings.<solver>` block of `settings`, each read by its solver (the chosen one or not), as
+/// check_model and make_simulator read them; `file` names the source in the message. Throws InputError.
+void check_solver_settings(const Settings& settings, const std::filesystem::path& file);
+
 /// Builds the solver the model's settings.solver names, from the compiled model (which it keeps).
 /// Throws InputError when a `settings.<solver>` block is not valid (any of them, as check_model), when
 /// the scene uses something the solver cannot do (naming the JSON path), or when it fails one of the

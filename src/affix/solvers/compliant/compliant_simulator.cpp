@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -132,7 +133,7 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
   // joint's bodies; one with max_force a box-bounded row of the mixed LCP (BoundedDrive).
   drive_offset_ = J_.rows;
   for (std::size_t j = 0; j < joints_.size(); ++j) {
-    const std::optional<DriveRow> drive = drive_row(model_->joints[joint_index_[j]].def);
+    const std::optional<DriveRow> drive = drive_row(model_->joints[joint_index_[j]].def, joints_[j]);
     if (!drive) continue;
     if (drive->bounded()) {
       BoundedDrive bd;
@@ -151,8 +152,20 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     drives_.push_back(*drive);
     drive_joint_.push_back(static_cast<int>(j));
   }
+  drive_s_.assign(drives_.size(), 0.0);
   J_.bodies = static_cast<int>(moving_.size());
   damped_joints_ = stability_damped_joints(J_, static_cast<int>(joints_.size()), compliance_, settings_.anchored_damping);
+  // Constraint-space damping acts along J only (Andrews §5.4: what lies in J's null space is not damped),
+  // through Γ = h/(h + Cb′): on rigid rows (C ≤ kRigidCompliance) Cb′ ≪ h, and the step is the undamped
+  // one. A ball or hinge chain at h = 0.1 s then diverges as with "none" (examples/compliant/
+  // mass_ratio_chain.json tore at step 1); the paper itself stabilises such chains by inertial damping.
+  if (settings_.stabilization == Stabilization::constraint_damping && J_.rows > 0 &&
+      std::all_of(compliance_.begin(), compliance_.end(), [](double C) { return C <= kRigidCompliance; }))
+    std::cerr << "affix: warning: " << model_->file.string()
+              << ": settings.compliant.stabilization: \"constraint_damping\" damps a joint row only through its "
+                 "compliance, and every row of this scene is rigid (compliance <= 1e-11): the step runs undamped, "
+                 "as with \"none\"; \"inertial_damping\" (the default) or \"geometric_stiffness\" stabilise rigid "
+                 "joints (README, settings.compliant)\n";
   limit_lambda_.assign(6 * joints_.size(), 0.0);
   may_touch_ = model_->ground.has_value();
   for (int i = 0; i < n_bodies && !may_touch_; ++i)
@@ -236,6 +249,7 @@ void CompliantSimulator::evaluate_rows() {
   for (std::size_t d = 0; d < drives_.size(); ++d) {
     const RigidJoint& rj = joints_[drive_joint_[d]];
     const RigidRows rows = rigid_coordinate(rj, drives_[d].coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    drive_s_[d] = rows.value[0];
     phi_[drive_offset_ + d] = drives_[d].error(rows.value[0]);
     J_.blocks[joints_.size() + d][0] = rows.J1;
     J_.blocks[joints_.size() + d][1] = rows.J2;
@@ -423,7 +437,7 @@ bool CompliantSimulator::substep(double t, double h) {
   }
   // The reduced system (Eq. 3): A μ = b, b = rhs − J v_free, v_free = M̃⁻¹(p + h f).
   VecX rhs = -Gamma_.cwiseProduct(phi_) / h;
-  for (std::size_t d = 0; d < drives_.size(); ++d) rhs[drive_offset_ + d] += drives_[d].target_rate();
+  for (std::size_t d = 0; d < drives_.size(); ++d) rhs[drive_offset_ + d] += drives_[d].target_rate(drive_s_[d], h);
   for (std::size_t k = 0; k < J_.slots.size(); ++k) {  // the prescribed side's velocity (joints, then drives)
     const JointSlot& s = J_.slots[k];
     const RigidJoint& rj = joints_[k < joints_.size() ? k : drive_joint_[k - joints_.size()]];
@@ -633,6 +647,13 @@ std::vector<double> CompliantSimulator::axial_tensions() const {
   for (std::size_t j = 0; j < joints_.size(); ++j)
     if (slack_[j].slack) tension[joint_index_[j]] = slack_[j].tension;
   return tension;
+}
+
+std::vector<double> CompliantSimulator::limit_forces() const {
+  std::vector<double> force(model_->joints.size(), 0.0);
+  for (std::size_t j = 0; j < joints_.size(); ++j)
+    for (int slot = 0; slot < 6; ++slot) force[joint_index_[j]] += limit_lambda_[6 * j + slot];
+  return force;
 }
 
 std::vector<BodyPose> CompliantSimulator::poses() const {

@@ -64,6 +64,9 @@ class CompliantSimulator final : public Simulator {
   std::vector<double> axial_tensions() const;
   /// Substeps so far whose curvature term the energy guard dropped (row_curvature.hpp).
   int curvature_dropped() const { return curvature_dropped_; }
+  /// The force (N·m or N, ≥ 0) with which each model joint's limits pushed its coordinates back inside
+  /// in the last step, summed over its limit rows; 0 for a joint without limits or away from them.
+  std::vector<double> limit_forces() const;
 
  private:
   RigidPose rigid_pose(int body) const;
@@ -110,6 +113,7 @@ class CompliantSimulator final : public Simulator {
   std::vector<char> damped_joints_;      // per joint: gets constraint-space stability damping (stability_damping.hpp)
   std::vector<DriveRow> drives_;         // unbounded motors and servos (drive_rows.hpp): bilateral rows of J_
   std::vector<int> drive_joint_;         // per drive: its joint in joints_
+  std::vector<double> drive_s_;          // per drive: its coordinate s at the current poses
   int drive_offset_ = 0;                 // the first drive row: the drives follow the joint rows
   /// A drive with `max_force` F: a box-bounded unilateral row of the mixed LCP, |λ| ≤ hF in its impulse
   /// units (mixed_lcp.hpp), kept out of J_. Its row at the current poses and its last impulse.

@@ -1,5 +1,6 @@
 #include "affix/solvers/compliant/drive_rows.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -15,7 +16,18 @@ double DriveRow::compliance(double rigid_compliance) const {
   return kind == Kind::servo ? 1.0 / stiffness : rigid_compliance;
 }
 
-std::optional<DriveRow> drive_row(const JointDef& def) {
+double DriveRow::target_rate(double s, double h) const {
+  if (kind != Kind::motor) return 0.0;
+  if (bounded()) return target;
+  // Header: the rate that lands s at ε inside a bound; min() then max() leaves s moving inwards
+  // when it starts past a bound (both cuts then push it back, as the limit row does).
+  double rate = target;
+  if (std::isfinite(max)) rate = std::min(rate, (max - kMotorLimitInside - s) / h);
+  if (std::isfinite(min)) rate = std::max(rate, (min + kMotorLimitInside - s) / h);
+  return rate;
+}
+
+std::optional<DriveRow> drive_row(const JointDef& def, const RigidJoint& joint) {
   if (!def.motor && !def.servo) return std::nullopt;
   DriveRow row;
   row.coordinate = def.type == JointType::hinge ? RigidCoordinate::twist : RigidCoordinate::slide;
@@ -30,6 +42,8 @@ std::optional<DriveRow> drive_row(const JointDef& def) {
     row.damping = def.servo->damping;
     row.max_force = def.servo->max_force;
   }
+  for (int k = 0; k < joint.limit_count; ++k)
+    if (joint.limits[k].coordinate == row.coordinate) row.min = joint.limits[k].min, row.max = joint.limits[k].max;
   return row;
 }
 

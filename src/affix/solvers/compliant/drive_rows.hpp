@@ -21,6 +21,17 @@
 // (compliant_unilateral.cpp, append_drive_rows), U = J_s, s = S, c = the right-hand side above,
 // −hF ≤ μ ≤ hF; an unbounded drive stays a bilateral row of J, solved with the joints.
 //
+// A motor against its joint's limit (the same coordinate bounded, limits_deg or limits): an unbounded
+// motor is a rigid row ṡ₊ = ṡ* and the limit a rigid row s₊ ≤ max; once s reaches max with ṡ* > 0 the
+// two ask for different velocities, the pair has no solution, and the step's λ grew to ~10¹² N·m (a
+// hinge motor at 100 rad/s into a 10° stop froze at 4.6° with 5·10¹¹ J in its rows). The limit wins, as
+// in Bullet (btHingeConstraint's motor factor ramps the motor's target velocity to 0 at a limit): the
+// target is cut to the rate that lands s on the limit at the end of the step,
+//   ṡ*_eff = clamp(ṡ*, (min + ε − s)/h, (max − ε − s)/h),   ε = kMotorLimitInside,
+// so that the two rows agree and the motor stops at the stop, holding there with whatever torque keeps
+// the body at rest. A motor with max_force F is not cut: it stalls against the stop and presses with
+// all of F (the limit row takes F on top of the other loads), which is what a real motor does.
+//
 // A hinge's twist wraps at ±π, so a servo's error φ is taken as the remainder of s − s* in (−π, π]:
 // the servo turns the short way to its set point modulo a turn. Drives add no geometric stiffness
 // (K̃ of the joint rows only): their forces are moderate next to the joints' holding forces.
@@ -32,6 +43,10 @@
 
 namespace affix {
 
+/// Where an unbounded motor stops inside its limit: the limit rows' own ε (compliant_unilateral.cpp,
+/// kLimitInside), so that the motor and the limit ask for the same velocity.
+inline constexpr double kMotorLimitInside = 1e-7;
+
 struct DriveRow {
   enum class Kind { motor, servo } kind = Kind::motor;
   RigidCoordinate coordinate = RigidCoordinate::twist;
@@ -39,6 +54,8 @@ struct DriveRow {
   double stiffness = 0.0;  ///< servo k
   double damping = 0.0;    ///< servo d
   double max_force = std::numeric_limits<double>::infinity();  ///< F, N·m or N
+  /// The joint's limit on the driven coordinate (rad, m), ±∞ where it has none.
+  double min = -std::numeric_limits<double>::infinity(), max = std::numeric_limits<double>::infinity();
 
   bool bounded() const { return max_force < std::numeric_limits<double>::infinity(); }
   /// φ of the row from the coordinate s: s − s* (wrapped for an angle) for a servo, 0 for a motor.
@@ -47,12 +64,16 @@ struct DriveRow {
   /// makes S = C/(h(h + Cb)) and Γ = h/(h + Cb): a servo's 1/k and d (header); a motor's rigid C.
   double compliance(double rigid_compliance) const;
   double own_damping() const { return kind == Kind::servo ? damping : 0.0; }
-  /// What the row adds to its right-hand side −Γφ/h: a motor's ṡ*, nothing for a servo.
+  /// What the row adds to its right-hand side −Γφ/h at coordinate s over a step h: an unbounded motor's
+  /// ṡ* cut at its limits (header), a bounded one's ṡ*, nothing for a servo.
+  double target_rate(double s, double h) const;
+  /// ṡ* uncut (a bounded motor's rate, which is never cut), nothing for a servo.
   double target_rate() const { return kind == Kind::motor ? target : 0.0; }
 };
 
-/// The joint's drive (motor or servo) as a row, or nothing when it has none. The joint types that take
+/// The joint's drive (motor or servo) as a row, with its limits on the driven coordinate (`joint`'s), or
+/// nothing when it has none. The joint types that take
 /// one (hinge, prismatic, slider with direction) are the scene reader's to enforce.
-std::optional<DriveRow> drive_row(const JointDef& def);
+std::optional<DriveRow> drive_row(const JointDef& def, const RigidJoint& joint);
 
 }  // namespace affix

@@ -1,10 +1,53 @@
 #include "affix/solvers/mabd/ball_chain.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "affix/body/affine_body.hpp"
 #include "affix/solvers/mabd/spd_factor.hpp"
 
 namespace affix {
 namespace {
+
+/// A 3×3 pivot's Cholesky factor P = L Lᵀ, written out: Eigen's LLT of a fixed 3×3 sends a matrix
+/// right-hand side through its general triangular solver (with packing), measured 6 % of a 10⁴-link step.
+/// The same test as factor_spd (spd_factor.hpp): false at a pivot L_kk² ≤ 0 or below kSingularPivot of
+/// P's largest diagonal entry. It keeps 1/L_kk, so that a solve only multiplies.
+class Pivot3 {
+ public:
+  bool factor(const Mat3& P) {  // reads P's lower triangle, as Eigen's LLT does
+    const double d0 = P(0, 0);
+    if (!(d0 > 0.0)) return false;
+    inv0_ = 1.0 / std::sqrt(d0);
+    l10_ = P(1, 0) * inv0_, l20_ = P(2, 0) * inv0_;
+    const double d1 = P(1, 1) - l10_ * l10_;
+    if (!(d1 > 0.0)) return false;
+    inv1_ = 1.0 / std::sqrt(d1);
+    l21_ = (P(2, 1) - l20_ * l10_) * inv1_;
+    const double d2 = P(2, 2) - l20_ * l20_ - l21_ * l21_;
+    if (!(d2 > 0.0)) return false;
+    inv2_ = 1.0 / std::sqrt(d2);
+    return std::min({d0, d1, d2}) > kSingularPivot * P.diagonal().maxCoeff();
+  }
+  /// P⁻¹ b: L y = b forward, then Lᵀ x = y backward.
+  Vec3 solve(const Vec3& b) const {
+    const double y0 = b[0] * inv0_;
+    const double y1 = (b[1] - l10_ * y0) * inv1_;
+    const double y2 = (b[2] - l20_ * y0 - l21_ * y1) * inv2_;
+    const double x2 = y2 * inv2_;
+    const double x1 = (y1 - l21_ * x2) * inv1_;
+    return Vec3((y0 - l10_ * x1 - l20_ * x2) * inv0_, x1, x2);
+  }
+  Mat3 solve(const Mat3& B) const {
+    Mat3 X;
+    for (int c = 0; c < 3; ++c) X.col(c) = solve(Vec3(B.col(c)));
+    return X;
+  }
+
+ private:
+  double inv0_ = 0.0, inv1_ = 0.0, inv2_ = 0.0;  // 1/L_kk
+  double l10_ = 0.0, l20_ = 0.0, l21_ = 0.0;     // L below its diagonal
+};
 
 int body_of(const KktJoint& joint, int side) { return side == 1 ? joint.body1 : joint.body2; }
 int bracket_of(const KktJoint& joint, int side) { return side == 1 ? joint.bracket1 : joint.bracket2; }
@@ -58,35 +101,50 @@ BallChain::BallChain(const KktSystem& system, const std::vector<int>& joints) {
 }
 
 bool BallChain::solve(const KktSystem& system, const std::vector<int>& joints, const std::vector<int>& offsets,
-                      const std::vector<Vec12>& free_steps, double shift, KktSolution& solution) {
+                      double shift, KktSolution& solution) {
   const BallBrackets& brackets = *system.brackets;
   const int n = static_cast<int>(joints.size());
+  std::vector<Vec12>& dq = solution.dq;
   const auto side_block = [&](int body, int bracket, int m) {
     const PointBracket& p = brackets[bracket];
     return ball_block(system.bodies[body], p, p, middles_[m]);
   };
+  // Body b's free step (Eq. 28), in its co-rotated frame (header): u_b = (H₀⁻¹ − Z K Zᵀ) Qᵀ(−g_b); in the
+  // world frame for a body in contact, whose H is not a rotated constant.
+  const auto free_step = [&](int b) {
+    const KktBody& body = system.bodies[b];
+    dq[b] = body.dense ? Vec12(body.dense->factor.solve(-body.gradient))
+                       : body.rotation.solve_local(*body.factor, body.rotation.apply_transpose(-body.gradient));
+  };
+  // J(P) Δq_free,b = R J(P) u_b, since J(P) Q = R J(P) (ball_brackets.hpp).
+  const auto free_motion = [&](int b, const PointBracket& p) {
+    const Vec3 local = world_point(dq[b], p.point);
+    return system.bodies[b].dense ? local : Vec3(system.bodies[b].rotation.rotation() * local);
+  };
 
-  // Forward elimination (block_thomas.hpp, Eq. 40) on 3×3 blocks: P_i and y_i.
+  // Forward elimination (block_thomas.hpp, Eq. 40) on 3×3 blocks: P_i and y_i, each body's free step
+  // taken at its first joint (the body a joint shares with the one before already has it).
   Mat3 B = Mat3::Zero();  // B_i−1 = D_{i−1,i}
   for (int i = 0; i < n; ++i) {
     const KktJoint& joint = system.joints[joints[i]];
     const Link& link = links_[i];
+    const int shared_before = i > 0 ? links_[i - 1].shared_body : -1;
     Mat3 P = shift * Mat3::Identity();
     Vec3 y = joint.residual;  // r = C + G Δq_free (Eq. 28)
-    if (joint.body1 >= 0) {
-      P += side_block(joint.body1, joint.bracket1, link.middle1);
-      y += world_point(free_steps[joint.body1], brackets[joint.bracket1].point);
-    }
-    if (joint.body2 >= 0) {
-      P += side_block(joint.body2, joint.bracket2, link.middle2);
-      y -= world_point(free_steps[joint.body2], brackets[joint.bracket2].point);
+    for (int side = 1; side <= 2; ++side) {
+      const int b = body_of(joint, side);
+      if (b < 0) continue;
+      const int bracket = bracket_of(joint, side);
+      if (b != shared_before) free_step(b);
+      P += side_block(b, bracket, side == 1 ? link.middle1 : link.middle2);
+      y += sign_of(side) * free_motion(b, brackets[bracket]);
     }
     if (i > 0) {
       P.noalias() -= B.transpose().lazyProduct(X_[i - 1]);
       y.noalias() -= B.transpose() * z_[i - 1];
     }
-    Eigen::LLT<Mat3> pivot;
-    if (!factor_spd(pivot, P)) return false;
+    Pivot3 pivot;
+    if (!pivot.factor(P)) return false;
     z_[i] = pivot.solve(y);
     if (i + 1 < n) {
       const KktJoint& next = system.joints[joints[i + 1]];
@@ -97,19 +155,42 @@ bool BallChain::solve(const KktSystem& system, const std::vector<int>& joints, c
     }
   }
 
-  // Back substitution: z_i becomes λ_i.
-  for (int i = n - 2; i >= 0; --i) z_[i].noalias() -= X_[i] * z_[i + 1];
-
-  // Eq. 41: Δq_b = Δq_free,b − Σ_j H_b⁻¹ G_jbᵀ λ_j, each side's response through its bracket.
-  start_from_free_steps(system, joints, free_steps, solution.dq);
-  for (int i = 0; i < n; ++i) {
+  // Back substitution, z_i becoming λ_i, and in the same pass Eq. 41: Δq_b = Δq_free,b − Σ_j H_b⁻¹G_jbᵀλ_j.
+  // With G = s J(P) (s = ±1 by side) and Qᵀ J(P)ᵀ = J(P)ᵀ Rᵀ, in b's frame (header):
+  //   u_b ← u_b − Σ_j B_a w_j + Z K Σ_j Y_aᵀ w_j,   w_j = Rᵀ(s λ_j),
+  // and Δq_b = Q u_b once both of b's joints are done: one rotation and one twist product per body, not
+  // one per joint side. The body joint i shares with joint i + 1 brings Σ Y_aᵀ w from there (`carried`).
+  Vec3 carried = Vec3::Zero();
+  for (int i = n - 1; i >= 0; --i) {
+    if (i + 1 < n) z_[i].noalias() -= X_[i] * z_[i + 1];
     const KktJoint& joint = system.joints[joints[i]];
     const Vec3& lambda = z_[i];
     solution.lambda.segment<3>(offsets[joints[i]]) = lambda;
-    if (joint.body1 >= 0)
-      solution.dq[joint.body1] -= ball_response(system.bodies[joint.body1], brackets[joint.bracket1], lambda);
-    if (joint.body2 >= 0)
-      solution.dq[joint.body2] += ball_response(system.bodies[joint.body2], brackets[joint.bracket2], lambda);
+    const int shared_after = i + 1 < n ? links_[i].shared_body : -1;
+    const int shared_before = i > 0 ? links_[i - 1].shared_body : -1;
+    const Vec3 from_after = carried;
+    for (int side = 1; side <= 2; ++side) {
+      const int b = body_of(joint, side);
+      if (b < 0) continue;
+      const KktBody& body = system.bodies[b];
+      const PointBracket& p = brackets[bracket_of(joint, side)];
+      const Vec3 f = sign_of(side) * lambda;
+      if (body.dense) {
+        dq[b] -= body.dense->factor.solve(point_jacobian_transpose_times(p.point, f));
+        continue;
+      }
+      const CoRotation& Q = body.rotation;
+      const Vec3 w = Q.rotation().transpose() * f;
+      dq[b].noalias() -= p.response.lazyProduct(w);
+      Vec3 twist = b == shared_after ? from_after : Vec3::Zero();
+      if (Q.twisted()) twist.noalias() += p.twist.transpose() * w;
+      if (b == shared_before) {
+        carried = twist;
+        continue;
+      }
+      if (Q.twisted()) dq[b].noalias() += body.factor->twist_response * (Q.twist_gain() * twist);
+      dq[b] = Q.apply(dq[b]);
+    }
   }
   return true;
 }

@@ -7,6 +7,9 @@
 // and each body moves by Δq_b = Δq_free,b − Σ_j ±H_b⁻¹J(P)ᵀλ_j through the same brackets (Eq. 41). No
 // row G, no response H⁻¹Gᵀ and no dynamic-size block is formed, and nothing is allocated once the
 // chain has been prepared (per joint graph: the middles and each joint's indices into them).
+// Two passes over the chain in all: the forward one takes each body's free step −H⁻¹g on the way (in
+// its co-rotated frame, H⁻¹ = Q (H₀⁻¹ − Z K Zᵀ) Qᵀ), the backward one adds the joints' responses in that
+// frame and rotates each body's Δq once, when both its joints are done.
 #include <map>
 #include <utility>
 #include <vector>
@@ -24,10 +27,10 @@ class BallChain {
   /// Reads the chain's structure and computes its constant middles (once per joint graph).
   BallChain(const KktSystem& system, const std::vector<int>& joints);
 
-  /// As BlockThomas::solve: λ on D + shift·I and Δq of the chain's bodies, from the bodies' free steps;
-  /// false when a pivot is not numerically positive definite.
+  /// As BlockThomas::solve: λ on D + shift·I and Δq of the chain's bodies, their free steps −H⁻¹g taken
+  /// in the same passes; false when a pivot is not numerically positive definite.
   bool solve(const KktSystem& system, const std::vector<int>& joints, const std::vector<int>& offsets,
-             const std::vector<Vec12>& free_steps, double shift, KktSolution& solution);
+             double shift, KktSolution& solution);
 
  private:
   /// Joint j's indices: its sides' diagonal middles, and the coupling to the next joint (the shared

@@ -29,7 +29,8 @@ Mat3 polar_factor(const Mat3& A) {
     cofactor.col(2) = R.col(0).cross(R.col(1));
     const double det = R.col(0).dot(cofactor.col(0));
     if (!(det > 0.0)) break;
-    const Mat3 next = 0.5 * (R + cofactor / det);
+    // One division, not Eigen's nine of cofactor / det: the divisions' latency was most of the factor.
+    const Mat3 next = 0.5 * R + (0.5 / det) * cofactor;
     const double change = (next - R).cwiseAbs().maxCoeff();
     R = next;
     if (change < kConverged) return R;
@@ -188,6 +189,12 @@ Block CoRotation::solved(const CorotatedFactor& factor, const Block& X) const {
 }
 
 Vec12 CoRotation::solve(const CorotatedFactor& factor, const Vec12& x) const { return solved(factor, x); }
+
+Vec12 CoRotation::solve_local(const CorotatedFactor& factor, const Vec12& y) const {
+  Vec12 z = factor.inverse.lazyProduct(y);
+  if (twisted_) z.noalias() -= factor.twist_response * (gain_ * (factor.twist_response.transpose() * y));
+  return z;
+}
 
 Columns12 CoRotation::solve(const CorotatedFactor& factor, const Columns12& X) const { return solved(factor, X); }
 

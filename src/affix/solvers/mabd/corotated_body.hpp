@@ -101,6 +101,8 @@ class CoRotation {
   Vec12 apply_transpose(const Vec12& x) const;
   /// H⁻¹ x = Q (H₀⁻¹ − Z K Zᵀ) Qᵀ x (He 2026 Alg. 1, with the twist term of the header).
   Vec12 solve(const CorotatedFactor& factor, const Vec12& x) const;
+  /// (H₀⁻¹ − Z K Zᵀ) y: H⁻¹'s middle, for a y already rotated into the body's frame (y = Qᵀx).
+  Vec12 solve_local(const CorotatedFactor& factor, const Vec12& y) const;
   /// H⁻¹ X for up to 6 columns at once (one product with H₀⁻¹ for all of them).
   Columns12 solve(const CorotatedFactor& factor, const Columns12& X) const;
   /// H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ in full (for structured solvers that accumulate articulated matrices).

@@ -189,11 +189,11 @@ bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimi
   // sides from Δq_free.
   const std::vector<JointComponent>& components = graph_->components();
   bool assembled = false;
-  free_.resize(system.bodies.size());
   for (std::size_t c = 0; c < components.size(); ++c) {
     if (methods_[c] != Method::chain && methods_[c] != Method::ball_chain && methods_[c] != Method::gauss_seidel)
       continue;
-    if (!assembled && methods_[c] != Method::ball_chain) dual_.assemble(system), assembled = true;
+    if (methods_[c] == Method::ball_chain) continue;  // takes its free steps in its own passes
+    if (!assembled) dual_.assemble(system), free_.resize(system.bodies.size()), assembled = true;
     for (int b : components[c].bodies) free_[b] = -system.bodies[b].solve(system.bodies[b].gradient);
   }
   report_ = {};
@@ -206,7 +206,7 @@ bool DualSolver::solve_structured(const KktSystem& system, const GaussSeidelLimi
         break;
       case Method::ball_chain:
         if (!ball_chains_[c]) ball_chains_[c] = std::make_unique<BallChain>(system, component.joints);
-        if (!ball_chains_[c]->solve(system, component.joints, offsets_, free_, shift, solution)) return false;
+        if (!ball_chains_[c]->solve(system, component.joints, offsets_, shift, solution)) return false;
         break;
       case Method::tree:
         if (!aba_.solve(system, *graph_, component, offsets_, shift, solution)) return false;

@@ -146,7 +146,10 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     moving_index_[i] = static_cast<int>(moving_bodies_.size());
     moving_bodies_.push_back(i);
     const auto [it, inserted] = factor_index.try_emplace(factor_key(b, lame_[i]), static_cast<int>(factors_.size()));
-    if (inserted) factors_.emplace_back(b.mass_matrix.matrix(), rest_stiffness(b.volume, lame_[i]), h);
+    if (inserted) {
+      factors_.emplace_back(b.mass_matrix.matrix(), rest_stiffness(b.volume, lame_[i]), h);
+      kinds_.push_back({b.mass_matrix, b.volume, lame_[i], loads_[i]});
+    }
     factor_of_.push_back(it->second);
   }
   for (int k = 0; k < static_cast<int>(model_->joints.size()); ++k) {
@@ -155,6 +158,8 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     // A joint between two prescribed bodies (or one and the world) constrains nothing that moves.
     if (moving_index_[j.body1] >= 0 || (j.body2 >= 0 && moving_index_[j.body2] >= 0)) active_joints_.push_back(k);
   }
+  radius_.reserve(n);
+  for (const AffineBody& b : bodies_) radius_.push_back(b.bounding_radius);
   kinematic_targets_.resize(n);
   limits_ = JointLimits(*model_, edges_, active_joints_, q_);
   twist_.assign(n, Mat3::Zero());
@@ -170,8 +175,10 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
   // Ball and cone-twist sides as constant brackets (ball_brackets.hpp), one per distinct (H₀, P).
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const ModelJoint& j = model_->joints[active_joints_[s]];
-    if (j.def.type != JointType::ball && j.def.type != JointType::cone_twist) continue;
     KktJoint& joint = system_.joints[s];
+    joint.body1 = moving_index_[j.body1];  // the joint graph does not change during a run
+    joint.body2 = j.body2 >= 0 ? moving_index_[j.body2] : -1;
+    if (j.def.type != JointType::ball && j.def.type != JointType::cone_twist) continue;
     if (moving_index_[j.body1] >= 0) joint.bracket1 = brackets_.add(factors_[factor_of_[j.body1]], j.frame1.origin);
     if (j.body2 >= 0 && moving_index_[j.body2] >= 0)
       joint.bracket2 = brackets_.add(factors_[factor_of_[j.body2]], j.frame2.origin);
@@ -182,32 +189,32 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
                                  const std::vector<Vec12>& loads) {
   const double h2 = model_->settings.dt * model_->settings.dt;
   system_.bodies.clear();
+  const bool gravity_only = &loads == &loads_;  // then every body of a factor has its kind's load
   for (int i : moving_bodies_) {
-    const AffineBody& b = bodies_[i];
-    KktBody body{&factors_[factor_of_[i]], CoRotation(state_matrix(q[i]), settings_.rotation), Vec12::Zero()};
+    const int f = factor_of_[i];
+    const BodyKind& kind = kinds_[f];
+    KktBody& body = system_.bodies.emplace_back(&factors_[f], CoRotation(state_matrix(q[i]), settings_.rotation));
     body.rotation.set_twist(*body.factor, twist_[i]);
     // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header)
-    body.gradient = b.mass_matrix * Vec12(q[i] - q_tilde[i]) +
-                    h2 * (elastic_gradient(q[i], body.rotation.rotation(), b.volume, lame_[i], settings_.rotation) -
-                          loads[i]);
-    system_.bodies.push_back(std::move(body));
+    body.gradient = kind.mass * Vec12(q[i] - q_tilde[i]) +
+                    h2 * (elastic_gradient(q[i], body.rotation.rotation(), kind.volume, kind.lame, settings_.rotation) -
+                          (gravity_only ? kind.gravity : loads[i]));
   }
   add_penalty_contact(q);
   system_.brackets = use_brackets_ ? &brackets_ : nullptr;
   bool unformed = false;  // a ball joint whose rows G are left to its brackets
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const int k = active_joints_[s];
-    const ModelJoint& j = model_->joints[k];
     KktJoint& joint = system_.joints[s];
-    joint.body1 = moving_index_[j.body1];
-    joint.body2 = j.body2 >= 0 ? moving_index_[j.body2] : -1;
     if (use_brackets_ && joint.ball() && limits_.clamps(k).empty()) {
-      // The ball rows x₀¹ − x₀² (compact_rows.hpp), their gradients ±J(P) in the brackets.
-      joint.residual = ball_gap(j, q[j.body1], j.body2 >= 0 ? q[j.body2] : q[j.body1]);
+      // The ball rows x₀¹ − x₀² (compact_rows.hpp), their gradients ±J(P) in the brackets; read from the
+      // brackets' points where both sides move, without the model joint's cache lines.
+      joint.residual = ball_residual(s, q);
       joint.G1.resize(0, 12), joint.G2.resize(0, 12);
       unformed = true;
       continue;
     }
+    const ModelJoint& j = model_->joints[k];
     const Vec12& q2 = j.body2 >= 0 ? q[j.body2] : q[j.body1];  // ignored against the world
     const CompactRows rows = compact_rows(j, edges_[k], q[j.body1], q2, limits_.clamps(k));
     joint.G1 = rows.rows1;
@@ -247,7 +254,7 @@ StepStats MabdSimulator::step() {
   q_tilde.resize(n), q.resize(n);
   for (int i = 0; i < n; ++i) {
     q_tilde[i] = q_[i] + h * qdot_[i];
-    q[i] = bodies_[i].is_dirichlet() ? prescribed_state(bodies_[i], t_next, kinematic_targets_[i]) : q_tilde[i];
+    q[i] = factor_of_[i] < 0 ? prescribed_state(bodies_[i], t_next, kinematic_targets_[i]) : q_tilde[i];
   }
   // Contact (penalty_contact.hpp): one broad phase over the step's motion qⁿ → q̃, and no update, the
   // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
@@ -296,7 +303,7 @@ StepStats MabdSimulator::step() {
       const Vec12 dq = alpha * solution.dq[m];
       q[i] += dq;
       largest = std::max(largest, dq.head<3>().lpNorm<Eigen::Infinity>() +
-                                      bodies_[i].bounding_radius * dq.tail<9>().lpNorm<Eigen::Infinity>());
+                                      radius_[i] * dq.tail<9>().lpNorm<Eigen::Infinity>());
     }
     ++stats.iterations;
     stats.residual = largest / (h * scene_size_);
@@ -314,12 +321,21 @@ StepStats MabdSimulator::step() {
   for (int i = 0; i < n; ++i) {
     qdot_[i] = (q[i] - q_[i]) / h;
     q_[i] = q[i];
-    const AffineBody& b = bodies_[i];
-    stats.kinetic_energy += kinetic_energy(b.mass_matrix, qdot_[i]);
+    const int f = factor_of_[i];
+    if (f < 0) {  // prescribed: no twist term
+      const AffineBody& b = bodies_[i];
+      const Mat3 R = CoRotation(state_matrix(q_[i]), settings_.rotation).rotation();
+      stats.kinetic_energy += kinetic_energy(b.mass_matrix, qdot_[i]);
+      stats.potential_energy += linear_potential(loads_[i], q_[i]) +
+                                elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
+      continue;
+    }
+    const BodyKind& kind = kinds_[f];
+    stats.kinetic_energy += kinetic_energy(kind.mass, qdot_[i]);
     const Mat3 R = CoRotation(state_matrix(q_[i]), settings_.rotation).rotation();
-    stats.potential_energy += linear_potential(loads_[i], q_[i]) +
-                              elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
-    update_twist(i, R);
+    stats.potential_energy += linear_potential(kind.gravity, q_[i]) +
+                              elastic_energy(q_[i], R, kind.volume, kind.lame, settings_.rotation);
+    twist_[i] = h * h * twist_stiffness(state_matrix(q_[i]), R, kind.volume, kind.lame, settings_.rotation);
   }
   ++step_;
 
@@ -330,7 +346,15 @@ StepStats MabdSimulator::step() {
   stats.active_contacts = contact.active;
   stats.max_penetration = contact.max_penetration;
   stats.potential_energy += contact.energy;
-  for (std::size_t k = 0; k < model_->joints.size(); ++k) {
+  for (std::size_t k = 0, s = 0; k < model_->joints.size(); ++k) {
+    // A ball joint's error is its gap (compact_row_error), read through its brackets as in build_system.
+    if (s < active_joints_.size() && active_joints_[s] == static_cast<int>(k)) {
+      const KktJoint& joint = system_.joints[s++];
+      if (joint.bracket1 >= 0 && joint.bracket2 >= 0) {
+        stats.max_joint_error = std::max(stats.max_joint_error, ball_residual(s - 1, q_).cwiseAbs().maxCoeff());
+        continue;
+      }
+    }
     const ModelJoint& j = model_->joints[k];
     stats.max_joint_error = std::max(
         stats.max_joint_error, compact_row_error(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]));
@@ -355,6 +379,15 @@ void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
     dense.factor.compute(dense.matrix);  // SPD: Q H₀ Qᵀ is, and the penalty block is PSD
     body.dense = &dense;
   }
+}
+
+Vec3 MabdSimulator::ball_residual(std::size_t s, const std::vector<Vec12>& q) const {
+  const KktJoint& joint = system_.joints[s];
+  if (joint.bracket1 >= 0 && joint.bracket2 >= 0)  // both sides move: P₁, P₂ are the brackets' points
+    return world_point(q[moving_bodies_[joint.body1]], brackets_[joint.bracket1].point) -
+           world_point(q[moving_bodies_[joint.body2]], brackets_[joint.bracket2].point);
+  const ModelJoint& j = model_->joints[active_joints_[s]];
+  return ball_gap(j, q[j.body1], j.body2 >= 0 ? q[j.body2] : q[j.body1]);
 }
 
 void MabdSimulator::update_twist(int i, const Mat3& R) {

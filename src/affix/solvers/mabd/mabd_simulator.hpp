@@ -64,6 +64,8 @@ class MabdSimulator final : public Simulator {
   /// q̃ = qⁿ + h q̇ⁿ is stretched by (hω)²/2 along every rotation, a spurious stress of E(hω)²/2 that
   /// would make one Newton iteration resist rotation and slow every swinging body down.
   void update_twist(int i, const Mat3& R);
+  /// The gap x₀¹ − x₀² of active ball joint s at q (compact_rows.hpp's ball_gap).
+  Vec3 ball_residual(std::size_t s, const std::vector<Vec12>& q) const;
   /// Adds the penalty contacts at q to system_'s bodies: h²∇E to g, and h²∇²E to H, factorised densely
   /// for the bodies it touches (penalty_contact.hpp).
   void add_penalty_contact(const std::vector<Vec12>& q);
@@ -73,6 +75,17 @@ class MabdSimulator final : public Simulator {
   std::vector<AffineBody> bodies_;
   std::vector<Lame> lame_;                   // per body
   std::vector<CorotatedFactor> factors_;     // one per distinct (mass properties, material)
+  /// What the step reads of the moving bodies of one factor, which all share it: their mass matrix,
+  /// volume, material and gravity load. Read by factor index, so that the step's passes touch a few
+  /// bytes per body instead of an 864 B AffineBody and a 96 B load each (they did, three times a step).
+  struct BodyKind {
+    AffineMass mass;
+    double volume = 0.0;
+    Lame lame;
+    Vec12 gravity = Vec12::Zero();
+  };
+  std::vector<BodyKind> kinds_;              // per factor
+  std::vector<double> radius_;               // per body: its bounding radius (the step's convergence test)
   std::vector<int> factor_of_;               // per body
   std::vector<int> moving_index_;            // per body: its index among the moving bodies, or −1
   std::vector<int> moving_bodies_;           // the moving bodies' model indices
