@@ -15,6 +15,7 @@
 #include "affix/math/rotation.hpp"
 #include "affix/solvers/compliant/row_curvature.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
+#include "affix/solvers/compliant/step_energy.hpp"
 
 namespace affix {
 namespace {
@@ -330,7 +331,12 @@ StepStats CompliantSimulator::step() {
     stats.kinetic_energy += body.kinetic_energy();
     stats.potential_energy -= body.mass * model_->settings.gravity.dot(body.c);
   }
-  for (int r = 0; r < J_.rows; ++r) stats.potential_energy += 0.5 * compliance_[r] * (mu_[r] / mu_h_) * (mu_[r] / mu_h_);
+  // A stiff row's spring holds ½Cλ²; a soft row's ½φ²/C of its stretch, as its λ also carries its damping
+  // force (step_energy.hpp).
+  for (int r = 0; r < J_.rows; ++r)
+    stats.potential_energy += r < drive_offset_ && compliance_[r] > kSoftCompliance
+                                  ? 0.5 * phi_[r] * phi_[r] / compliance_[r]
+                                  : 0.5 * compliance_[r] * (mu_[r] / mu_h_) * (mu_[r] / mu_h_);
   for (const BoundedDrive& bd : bounded_)  // a bounded servo's spring (a motor's rigid C stores ~nothing)
     stats.potential_energy += 0.5 * bd.drive.compliance(settings_.compliance) * bd.force * bd.force;
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -359,6 +365,7 @@ void CompliantSimulator::advance(double t, double h, int depth) {
 bool CompliantSimulator::substep(double t, double h) {
   ++substeps_;
   const int n = static_cast<int>(moving_.size());
+  const Vec3 gravity = model_->settings.gravity;
   // Prescribed bodies: their velocity over this step, from their poses at t and t + h.
   std::vector<std::pair<int, RigidPose>> prescribed_next;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
@@ -366,6 +373,13 @@ bool CompliantSimulator::substep(double t, double h) {
     prescribed_[i].twist(t, h, prescribed_v_[i], prescribed_w_[i]);
     prescribed_next.emplace_back(static_cast<int>(i), prescribed_[i].at(t + h));
   }
+  // The curvature term's energy guard (row_curvature.hpp): only where nothing else does work on the
+  // bodies, so that a step that ends with more energy than it began with made it itself.
+  const bool guarded = settings_.curvature && drives_.empty() && bounded_.empty() &&
+                       std::all_of(prescribed_next.begin(), prescribed_next.end(), [&](const auto& p) {
+                         return prescribed_v_[p.first].isZero(0.0) && prescribed_w_[p.first].isZero(0.0);
+                       });
+  const double energy_before = guarded ? mechanical_energy(bodies_, moving_, gravity, phi_, compliance_, drive_offset_) : 0.0;
   // Momenta plus impulses of gravity and the scene's forces: p + h f.
   VecX free(6 * n);
   for (int u = 0; u < n; ++u) {
@@ -376,15 +390,17 @@ bool CompliantSimulator::substep(double t, double h) {
     free.segment<3>(6 * u) = b.mass * (b.v + h * model_->settings.gravity);
     free.segment<3>(6 * u + 3) = b.angular_momentum();
   }
+  scene_impulse_.setZero(6 * n);
   for (std::size_t k = 0; k < model_->forces.size(); ++k) {
     const ForceDef& f = model_->forces[k];
     const int u = unknown_of_[f.body_index];
     if (u < 0 || !(f.start <= t && t < f.end)) continue;
     const RigidBody& b = bodies_[f.body_index];
     const Vec3 lever = b.rotation() * (force_points_[k] - b.rest_center);
-    free.segment<3>(6 * u) += h * f.force;
-    free.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
+    scene_impulse_.segment<3>(6 * u) += h * f.force;
+    scene_impulse_.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
   }
+  free += scene_impulse_;
   // M̃⁻¹, S and Γ by the stabilization (header comment).
   const double alpha = settings_.alpha;
   // A row's own damping b (a cable DOF's) makes it a spring–damper, Eq. 14–17 (stability_damping.hpp).
@@ -456,7 +472,7 @@ bool CompliantSimulator::substep(double t, double h) {
   }
   VecX Jv = VecX::Zero(J_.rows);
   J_.multiply_add(v_free, Jv);
-  const VecX b = rhs - Jv;
+  VecX b = rhs - Jv;
   const bool factorized = dense ? system_.factorize_dense(J_, W_dense_, S_) : system_.factorize(J_, W_, S_);
   if (!factorized)
     throw SimulationError("the reduced system (Andrews Eq. 3) is singular or not positive definite; give the joints "
@@ -473,9 +489,19 @@ bool CompliantSimulator::substep(double t, double h) {
   build_unilateral_rows(h, v_free, preview);
   append_drive_rows(h);
   VecX v = v_free;
-  const MixedLcpResult lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_,
-                                        settings_.pgs_iterations, settings_.pgs_tolerance);
+  MixedLcpResult lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_,
+                                  settings_.pgs_iterations, settings_.pgs_tolerance);
   sweeps_ += lcp.sweeps;
+  if (guarded && J_.rows > 0 && made_energy(v, h, energy_before)) {
+    // The curvature term made energy (row_curvature.hpp, "Energy guard"): the step again with the rows
+    // linearised at the start (Eq. 3 as the paper writes it), from the same factorisation.
+    b.head(drive_offset_) += Gamma_.head(drive_offset_).cwiseProduct(curvature_.head(drive_offset_)) / h;
+    v = v_free;
+    lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_, settings_.pgs_iterations,
+                     settings_.pgs_tolerance);
+    sweeps_ += lcp.sweeps;
+    ++curvature_dropped_;
+  }
   lcp_converged_ = lcp_converged_ && lcp.converged;
   keep_unilateral_solution(h);
   mu_h_ = h;
@@ -501,6 +527,27 @@ bool CompliantSimulator::substep(double t, double h) {
   const bool projected = project_poses(h);
   evaluate_rows();
   return projected;
+}
+
+bool CompliantSimulator::made_energy(const VecX& v, double h, double energy_before) {
+  // The joint rows where v takes the bodies: φ₊ = φ + hJv + d(v) (row_curvature.hpp at v).
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    const int u = unknown_of_[i];
+    if (u < 0) continue;
+    const RigidDrift d = drift(bodies_[i].c, bodies_[i].q, v.segment<3>(6 * u), v.segment<3>(6 * u + 3), h);
+    next_pose_[i] = {d.c, d.q.toRotationMatrix()};
+    next_velocity_[i] = v.segment<6>(6 * u);
+  }
+  landed_.setZero(J_.rows);
+  row_curvature(joints_, J_, phi_, next_pose_, next_velocity_, h, landed_);
+  landed_ += phi_;
+  J_.multiply_add(h * v, landed_);
+  const double work = scene_impulse_.dot(v);  // the scene's forces over the step at v (gravity is in the energy)
+  const double after = mechanical_energy_after(bodies_, moving_, v, h, model_->settings.gravity, landed_, compliance_,
+                                               drive_offset_);
+  double kinetic = 0.0;
+  for (int i : moving_) kinetic += bodies_[i].kinetic_energy();
+  return after > energy_before + work + kTruncationGain * kinetic + kEnergyTolerance * (1.0 + std::abs(energy_before));
 }
 
 double CompliantSimulator::rigid_error(const VecX& rows) const {

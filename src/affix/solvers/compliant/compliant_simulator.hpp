@@ -62,6 +62,8 @@ class CompliantSimulator final : public Simulator {
   VecX multipliers() const;
   /// The tension (N, ≥ 0) of each model joint's slack axial row in the last step; 0 for other joints.
   std::vector<double> axial_tensions() const;
+  /// Substeps so far whose curvature term the energy guard dropped (row_curvature.hpp).
+  int curvature_dropped() const { return curvature_dropped_; }
   /// The force (N·m or N, ≥ 0) with which each model joint's limits pushed its coordinates back inside
   /// in the last step, summed over its limit rows; 0 for a joint without limits or away from them.
   std::vector<double> limit_forces() const;
@@ -83,6 +85,18 @@ class CompliantSimulator final : public Simulator {
   bool substep(double t, double h);
   /// A substep of h at halving depth `depth`, restarted as two halves while its projection stalls.
   void advance(double t, double h, int depth);
+  /// The curvature term's energy guard (row_curvature.hpp): whether the bodies and soft rows would end the
+  /// substep at velocities v with more mechanical energy (step_energy.hpp) than `energy_before` plus the
+  /// scene forces' work.
+  bool made_energy(const VecX& v, double h, double energy_before);
+  VecX scene_impulse_;                   // per unknown: the scene forces' impulse h(f, τ) over the substep
+  VecX landed_;                          // made_energy(): the joint rows at the end of the substep
+  int curvature_dropped_ = 0;            // substeps the energy guard took back to the paper's rows
+  /// Relative to the energy: a gain below this is round-off, not the curvature term's.
+  static constexpr double kEnergyTolerance = 1e-9;
+  /// Relative to the kinetic energy: the gain per substep that the curvature term's own truncation makes
+  /// and takes back (row_curvature.hpp, "Energy guard"); a larger gain is a failed prediction.
+  static constexpr double kTruncationGain = 1e-3;
 
 
   std::shared_ptr<const Model> model_;
@@ -143,8 +157,15 @@ class CompliantSimulator final : public Simulator {
     Vec3 local;     ///< the contact point in body1's rest axes, relative to its centre of mass
     double normal;  ///< λ_n (N·s)
     Vec3 friction;  ///< the friction impulse, world
+    Vec3 normal2;   ///< body–body contacts: the normal in body 2's rest axes (persistence)
   };
   std::vector<WarmContact> warm_contacts_, next_warm_;
+  std::vector<Vec3> contact_local_;      // per contact of contacts_: its point in body 1's axes at the preview
+  std::vector<Vec3> contact_normal2_;    // per contact: its normal in body 2's axes at the preview (body–body)
+  /// Last step's pushing body–body contacts that FCL does not report at `preview` (touching, not
+  /// overlapping) appended to contacts_ while their gap is below kPersistGap (compliant_unilateral.cpp,
+  /// "Persistence").
+  void persist_contacts(const std::vector<RigidPose>& preview);
   std::vector<double> limit_lambda_;     // per joint 6 slots (3 limits × 2 sides): the last λ
   /// A slack cable joint's axial row (joint.slack, compliant_unilateral.cpp): kept out of J_, a
   /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch.

@@ -21,8 +21,35 @@
 // its limits inside (an inelastic stop). The post-step projection (project_poses) keeps the same rows
 // at position level: U Δ ≥ ε − φ.
 //
+// Overlap. The row above removes a contact's overlap δ₀ at the start of the step within the step, at
+// δ₀/h, and that velocity stays when the overlap is gone: a bounce of ½m(δ₀/h)². At h = 0.05 and 0.1 a
+// pile whose PGS stops at its cap leaves 5–20 cm overlaps, and their push-out gained 1.2 kJ in a step and
+// threw the pile apart (hostile15/box_pile_fps10.json). So the overlap δ₀ = δ + h U v_free (the preview's
+// depth less the free flight's approach, first order) is removed at Γ = kOverlapRate per step, the
+// free flight's own approach at once:
+//   U v₊ ≥ U v_free + δ/h − (1 − Γ) max(δ₀, 0)/h.
+// Γ is Andrews' Eq. 15–16 of a contact taken as a compliant row with C b′ = 4h (Γ = h/(h + Cb′) = 0.2),
+// the error-reduction parameter 0.2 of ODE and Bullet. A resting contact (δ₀ ≈ 0) is held exactly.
+//
+// Speculative contacts. FCL's overlap test misses a pair that is apart at the preview but closes in the
+// step because a row stops one of the two: a box resting on the ground previews gh² lower than it ends,
+// so a box falling onto it from less than gh² (9.8 cm at h = 0.1) met no row and sank into it. Pairs
+// nearer than gh² + kGroundMargin at the preview get rows too (CollisionDetection's pair_margin: FCL's
+// distance, then the manifold of the pair moved across the gap, each point with δ = −its gap; one point
+// per pair let a box land on it and turn).
+//
 // Warm start: a contact takes the λ of the last step's contact between the same bodies whose point, in
 // body 1's axes, is within kWarmMatch of it; a limit row its own last λ (kept as forces, λ/h).
+//
+// Persistence. FCL reports a body–body contact only while the two overlap. A box resting on another
+// ends a step touching it, gap 0 to round-off, so every other step FCL saw no contact, the top box fell
+// freely by gh² (2.5 cm at h = 0.05), was found overlapping, was pushed out at δ/h and bounced: two
+// stacked boxes chattered every two steps (hostile15/stack2.json). So a contact that pushed (λ_n > 0)
+// is kept: its row ended the step touching, so its point, as body 1 carried it, is where the surfaces
+// met, on both bodies; the two copies ride with their bodies (x₁, x₂), and at the next preview the row
+// stands with the gap g = n·(x₁ − x₂) as δ = −g, n in body 2's axes (it lets the gap close and no
+// further: a speculative contact, as the ground's kGroundMargin makes them), while g < kPersistGap, the
+// copies have not slid apart by kWarmMatch, and FCL reports no contact of the pair there.
 #include <algorithm>
 #include <cmath>
 
@@ -35,6 +62,8 @@ constexpr double kGroundMargin = 1e-3;  // m: ground points this far above the p
 constexpr double kLimitReach = 0.05;    // m or rad: a bound nearer than this gets its row
 constexpr double kLimitInside = 1e-7;   // m or rad: where a limit is held, inside its bound
 constexpr double kWarmMatch = 0.01;     // m: a contact point that moved less than this keeps its λ
+constexpr double kPersistGap = 0.01;    // m: a kept body–body contact is dropped once its gap is larger
+constexpr double kOverlapRate = 0.2;    // Γ of an overlap: the share of it removed per step (header)
 
 Vec3 perpendicular(const Vec3& n) {
   const Vec3 a = std::abs(n.x()) < 0.6 ? Vec3::UnitX() : Vec3::UnitY();
@@ -58,7 +87,13 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
   VecX v_now(6 * moving_.size());
   for (std::size_t u = 0; u < moving_.size(); ++u) v_now.segment<6>(6 * u) << bodies_[moving_[u]].v, bodies_[moving_[u]].omega;
   if (may_touch_) {
-    detection_.detect(preview, contacts_, model_->ground ? kGroundMargin : 0.0);
+    // Speculative body–body contacts (header): pairs apart by less than the gh² that a body's preview
+    // sinks below where a row may hold it.
+    const double pair_margin = model_->settings.gravity.norm() * h * h + kGroundMargin;
+    detection_.detect(preview, contacts_, model_->ground ? kGroundMargin : 0.0, pair_margin);
+    persist_contacts(preview);
+    contact_local_.resize(contacts_.size());
+    contact_normal2_.resize(contacts_.size());
     for (std::size_t k = 0; k < contacts_.size(); ++k) {
       const RigidContact& c = contacts_[k];
       const int body[2] = {c.body1, c.body2};
@@ -86,7 +121,10 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
         return row;
       };
       UnilateralRow normal = row_along(c.normal);
-      normal.c = free_rate + c.depth / h;
+      // The overlap at the start of the step (to first order: the preview's less free flight's approach)
+      // is removed at kOverlapRate per step, the free flight's own approach at once (header, "Overlap").
+      const double overlap = c.depth + h * free_rate;
+      normal.c = free_rate + c.depth / h - (overlap > 0.0 ? (1.0 - kOverlapRate) * overlap / h : 0.0);
       if (settings_.restitution > 0.0 && now_rate < 0.0)
         normal.c = std::max(normal.c, -settings_.restitution * now_rate - prescribed_rate);
       const Vec3 sliding = [&] {
@@ -102,6 +140,8 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
       const Vec3 t2 = c.normal.cross(t1);
       // Warm start from the nearest contact of the last step between the same bodies.
       const Vec3 local = preview[c.body1].R.transpose() * (c.point - preview[c.body1].c);
+      contact_local_[k] = local;
+      if (c.body2 >= 0) contact_normal2_[k] = preview[c.body2].R.transpose() * c.normal;
       const WarmContact* warm = nullptr;
       double nearest = kWarmMatch;
       for (const WarmContact& w : warm_contacts_)
@@ -129,6 +169,28 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
   }
   append_limit_rows(h, false, unilateral_, &origin_);
   append_slack_rows(h, false, unilateral_, &origin_);
+}
+
+void CompliantSimulator::persist_contacts(const std::vector<RigidPose>& preview) {
+  const std::size_t detected = contacts_.size();
+  for (const WarmContact& w : warm_contacts_) {
+    if (w.body2 < 0 || !(w.normal > 0.0)) continue;
+    // The contact pushed, so its row ended the last step touching (w = 0): its point as body 1 carried it
+    // there is where the two surfaces met, a point of body 2 as well. Both ride with their bodies.
+    const RigidBody &b1 = bodies_[w.body1], &b2 = bodies_[w.body2];
+    const Vec3 met = b1.rotation() * w.local + b1.c;
+    const Vec3 on2 = b2.rotation().transpose() * (met - b2.c);
+    const RigidPose &p1 = preview[w.body1], &p2 = preview[w.body2];
+    const Vec3 x1 = p1.R * w.local + p1.c, x2 = p2.R * on2 + p2.c;
+    const Vec3 n = p2.R * w.normal2;
+    const double gap = n.dot(x1 - x2);
+    if (gap > kPersistGap || (x1 - x2 - gap * n).norm() > kWarmMatch) continue;
+    const bool reported = std::any_of(contacts_.begin(), contacts_.begin() + detected, [&](const RigidContact& c) {
+      return c.body1 == w.body1 && c.body2 == w.body2 &&
+             (p1.R.transpose() * (c.point - p1.c) - w.local).norm() < kWarmMatch;
+    });
+    if (!reported) contacts_.push_back({w.body1, w.body2, 0.5 * (x1 + x2), n, -gap});
+  }
 }
 
 void CompliantSimulator::append_slack_rows(double h, bool position, std::vector<UnilateralRow>& rows,
@@ -280,10 +342,11 @@ void CompliantSimulator::keep_unilateral_solution(double h) {
     Vec3 friction = Vec3::Zero();
     for (std::size_t t = r + 1; t < unilateral_.size() && origin_[t].kind == RowKind::contact_tangent; ++t)
       friction += unilateral_[t].lambda / h * unilateral_[t].J[0].head<3>();
-    const RigidBody& b1 = bodies_[c.body1];
-    // The point in body 1's axes at the end of the step (its rotation has moved with the body since).
-    const Vec3 local = b1.rotation().transpose() * (c.point - b1.c);
-    next_warm_.push_back({c.body1, c.body2, local, row.lambda / h, friction});
+    // The point in body 1's axes at the preview it was found at, as the next step's rows compute it: a
+    // resting body's preview sinks by gh² below where it ends the step (2.5 cm at h = 0.05), and read at
+    // the end of the step the point had moved by half that, beyond kWarmMatch, and lost its warm start.
+    next_warm_.push_back({c.body1, c.body2, contact_local_[o.index], row.lambda / h, friction,
+                          c.body2 >= 0 ? contact_normal2_[o.index] : Vec3(Vec3::UnitZ())});
     if (row.lambda > 0.0) {
       ++active_contacts_;
       records_.push_back({c.body1, c.body2, c.point, c.normal, -c.depth, row.lambda / h});

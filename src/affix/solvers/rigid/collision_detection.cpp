@@ -5,6 +5,7 @@
 #include <fcl/geometry/shape/convex.h>
 #include <fcl/geometry/shape/sphere.h>
 #include <fcl/narrowphase/collision.h>
+#include <fcl/narrowphase/distance.h>
 
 #include <algorithm>
 #include <cmath>
@@ -66,6 +67,7 @@ struct CollisionDetection::Impl {
   fcl::CollisionRequestd request;
   fcl::CollisionResultd result;
   std::vector<RigidContact>* out = nullptr;
+  std::vector<int> order;  // speculative pairs: bodies by their AABB's lowest x (sweep and prune)
 
   /// FCL's broad-phase callback: the narrow phase of one candidate pair.
   static bool pair(fcl::CollisionObjectd* a, fcl::CollisionObjectd* b, void* data) {
@@ -106,7 +108,8 @@ CollisionDetection::~CollisionDetection() = default;
 CollisionDetection::CollisionDetection(CollisionDetection&&) noexcept = default;
 CollisionDetection& CollisionDetection::operator=(CollisionDetection&&) noexcept = default;
 
-void CollisionDetection::detect(const std::vector<RigidPose>& poses, std::vector<RigidContact>& out, double margin) {
+void CollisionDetection::detect(const std::vector<RigidPose>& poses, std::vector<RigidContact>& out, double margin,
+                                double pair_margin) {
   Impl& m = *impl_;
   const Model& model = *m.model;
   out.clear();
@@ -150,6 +153,63 @@ void CollisionDetection::detect(const std::vector<RigidPose>& poses, std::vector
     m.manager.update();
   }
   m.manager.collide(&m, &Impl::pair);
+  if (pair_margin > 0.0) near_pairs(pair_margin);
+}
+
+void CollisionDetection::near_pairs(double pair_margin) {
+  Impl& m = *impl_;
+  std::vector<RigidContact>& out = *m.out;
+  const std::size_t overlapping = out.size();
+  const int n = static_cast<int>(m.objects.size());
+  m.order.resize(n);
+  for (int i = 0; i < n; ++i) m.order[i] = i;
+  const auto aabb = [&](int i) -> const fcl::AABBd& { return m.objects[i]->getAABB(); };
+  std::sort(m.order.begin(), m.order.end(), [&](int a, int b) { return aabb(a).min_.x() < aabb(b).min_.x(); });
+  fcl::DistanceRequestd request(true);
+  fcl::DistanceResultd result;
+  for (int a = 0; a < n; ++a) {
+    const fcl::AABBd& A = aabb(m.order[a]);
+    for (int b = a + 1; b < n && aabb(m.order[b]).min_.x() <= A.max_.x() + pair_margin; ++b) {
+      const fcl::AABBd& B = aabb(m.order[b]);
+      if (B.min_.y() > A.max_.y() + pair_margin || A.min_.y() > B.max_.y() + pair_margin ||
+          B.min_.z() > A.max_.z() + pair_margin || A.min_.z() > B.max_.z() + pair_margin)
+        continue;
+      const int i = std::min(m.order[a], m.order[b]), j = std::max(m.order[a], m.order[b]);
+      if (!m.model->may_collide(i, j) || (m.model->bodies[i].is_dirichlet() && m.model->bodies[j].is_dirichlet()))
+        continue;
+      const bool touching = std::any_of(out.begin(), out.begin() + overlapping,
+                                        [&](const RigidContact& c) { return c.body1 == i && c.body2 == j; });
+      if (touching) continue;
+      result.clear();
+      const double d = fcl::distance(m.objects[i].get(), m.objects[j].get(), request, result);
+      if (!(d > 0.0) || d >= pair_margin) continue;
+      const Vec3 on_i = result.nearest_points[0], on_j = result.nearest_points[1];
+      const Vec3 n = (on_i - on_j) / d;
+      // The manifold, not one nearest point (two parallel faces touch along an area, and one row lets the
+      // top body turn about it): body i moved by s = d + 1% across the gap overlaps j by ~1%, and FCL's
+      // overlap test gives its points; each is then read back at the true poses, its depth less s.
+      const double shift = 1.01 * d;
+      fcl::CollisionObjectd& moved = *m.objects[i];
+      const fcl::Transform3d at = moved.getTransform();
+      fcl::Transform3d across = at;
+      across.translation() -= shift * n;
+      moved.setTransform(across);
+      moved.computeAABB();
+      m.result.clear();
+      fcl::collide(&moved, m.objects[j].get(), m.request, m.result);
+      moved.setTransform(at);
+      moved.computeAABB();
+      if (m.result.numContacts() == 0) {
+        out.push_back({i, j, 0.5 * (on_i + on_j), n, -d});
+        continue;
+      }
+      for (std::size_t k = 0; k < m.result.numContacts(); ++k) {
+        const fcl::Contactd& c = m.result.getContact(k);
+        const Vec3 normal = -c.normal.normalized();
+        out.push_back({i, j, Vec3(c.pos + 0.5 * shift * n), normal, c.penetration_depth - shift * normal.dot(n)});
+      }
+    }
+  }
 }
 
 }  // namespace affix

@@ -51,9 +51,17 @@ class CollisionDetection {
   /// after them are ignored; c the centre of mass, as RigidPose holds it), replacing
   /// `out` (its capacity is kept). Ground contacts come first, then body pairs with body1 < body2.
   /// `margin` (m) also reports ground contacts of points that are above the plane by less than it.
-  void detect(const std::vector<RigidPose>& poses, std::vector<RigidContact>& out, double margin = 0.0);
+  /// `pair_margin` (m) also reports each pair of bodies that do not overlap but are nearer than it, with
+  /// depths −gap: FCL's distance d and direction n, then FCL's contacts (box–box up to 4, the manifold) of
+  /// the pair with body1 moved by 1.01 d along −n, read back at the true poses (the pairs by sweep and
+  /// prune of the AABBs grown by the margin). Speculative contacts for a solver whose step may close that
+  /// gap; the impulse solver passes none.
+  void detect(const std::vector<RigidPose>& poses, std::vector<RigidContact>& out, double margin = 0.0,
+              double pair_margin = 0.0);
 
  private:
+  /// The speculative contacts of detect() (`pair_margin`), appended to the overlapping ones.
+  void near_pairs(double pair_margin);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
