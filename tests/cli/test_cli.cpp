@@ -297,8 +297,8 @@ TEST_F(CliTest, OverridesAreValidatedAndNamed) {
 }
 
 TEST_F(CliTest, ADtTooLargeForTheFilesOutputFpsLowersItToEveryStepWithANote) {
-  // The file's 100 frames per second were for its dt = 0.01; --dt 0.02 allows 50: frames at t = 0, 0.02
-  // and 0.04 (k/50 ≤ 0.05), the states after steps 0, 1 and 2 of 3.
+  // The file's 100 frames per second were for its dt = 0.01; --dt 0.02 allows 50, and every step is
+  // written: frames at t = 0, 0.02, 0.04 and the last step's 0.06 (duration 0.05 is not a multiple of dt).
   nlohmann::json scene = falling_box();
   scene["settings"]["output_fps"] = 100;
   const fs::path file = write_scene(scene);
@@ -308,7 +308,7 @@ TEST_F(CliTest, ADtTooLargeForTheFilesOutputFpsLowersItToEveryStepWithANote) {
   EXPECT_EQ(r.err, "affix: note: --dt 0.02: settings.output_fps 100 exceeds 1/dt = 50; every step is written, 50 "
                    "frames per second\n");
   EXPECT_EQ(read_lines(out / "stats.csv").size(), 1u + 3u);
-  EXPECT_EQ(read_lines(out / "trajectory.csv").size(), 1u + 3u);
+  EXPECT_EQ(read_lines(out / "trajectory.csv").size(), 1u + 4u);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,21 +30,49 @@ TEST(JointTear, TheScenesSizeIsTheDiagonalAroundItsBodiesShapesAndAnchors) {
   const JointTear tear(two_links());
   EXPECT_DOUBLE_EQ(tear.scene_size(), std::sqrt(5.2 * 5.2 + 12 + 12));
   EXPECT_DOUBLE_EQ(tear.limit(0), 0.1 * tear.scene_size()) << "a rigid joint: a tenth";
-  EXPECT_DOUBLE_EQ(tear.limit(1), 10 * tear.scene_size()) << "a cable is a spring: ten times";
+  EXPECT_DOUBLE_EQ(tear.limit(1), 0.1 * tear.scene_size()) << "a cable's axial and shear rows are stiff";
 }
 
-TEST(JointTear, AJointWithStiffnessOrACompliantSceneWithSoftRowsIsASpring) {
+TEST(JointTear, ASlackCableTearsPastTenScenesSizesAndASoftCableNever) {
+  Scene s = two_links();
+  s.settings.solver = "compliant";
+  s.settings.solver_settings["compliant"] = {{"slack_cables", true}};
+  EXPECT_DOUBLE_EQ(JointTear(s).limit(1), 10 * JointTear(s).scene_size());
+  s = two_links();
+  s.joints[1].axial.stiffness = 1e4;  // a bungee
+  EXPECT_EQ(JointTear(s).limit(1), std::numeric_limits<double>::infinity());
+}
+
+TEST(JointTear, AJointWithStiffnessOrACompliantSceneWithSoftRowsIsASpringAndNeverTears) {
+  const double unbounded = std::numeric_limits<double>::infinity();
   Scene s = two_links();
   s.joints[0].stiffness = 100.0;
-  EXPECT_DOUBLE_EQ(JointTear(s).limit(0), 10 * JointTear(s).scene_size());
+  EXPECT_EQ(JointTear(s).limit(0), unbounded);
   s = two_links();
   s.settings.solver = "compliant";
   s.settings.solver_settings["compliant"] = {{"compliance", 1e-12}};
   EXPECT_DOUBLE_EQ(JointTear(s).limit(0), 0.1 * JointTear(s).scene_size()) << "the default: rigid rows";
   s.settings.solver_settings["compliant"] = {{"compliance", 1e-6}};
-  EXPECT_DOUBLE_EQ(JointTear(s).limit(0), 10 * JointTear(s).scene_size());
+  EXPECT_EQ(JointTear(s).limit(0), unbounded);
   s.settings.solver = "impulse";  // the block belongs to a solver that does not run it
   EXPECT_DOUBLE_EQ(JointTear(s).limit(0), 0.1 * JointTear(s).scene_size());
+  // A 1 kg sphere on a 1 N/m spring swings to 2mg/k = 19.6 m of stretch: healthy, whatever the scene's size.
+  s = two_links();
+  s.joints[0].stiffness = 1.0;
+  std::vector<JointRecord> records(1);
+  records[0].joint = 0;
+  records[0].anchor2 = Vec3(19.6, 0, 0);
+  EXPECT_FALSE(JointTear(s).find(JointTable(s.joints), records).has_value());
+}
+
+TEST(JointTear, BodiesNoJointHoldsDoNotCountInTheScenesSize) {
+  // A fixed marker 1 km away would lift the rigid ball joint's limit from 0.71 m to 100 m.
+  Scene s = two_links();
+  const double size = JointTear(s).scene_size();
+  BodyDef marker = test::sphere_body("marker", 0.1, Vec3(1000, 0, 0));
+  marker.fixed = true;
+  s.bodies.push_back(marker);
+  EXPECT_DOUBLE_EQ(JointTear(s).scene_size(), size);
 }
 
 TEST(JointTear, ADistanceJointStartingOffItsLengthHasThatGapAddedToItsLimit) {

@@ -65,7 +65,9 @@ std::optional<std::string> apply_overrides(const SettingsOverrides& overrides, S
       note = "--dt " + format_shortest(settings.dt) + ": settings.output_fps " + format_shortest(*settings.output_fps) +
              " exceeds 1/dt = " + format_shortest(1.0 / settings.dt) + "; every step is written, " +
              format_shortest(1.0 / settings.dt) + " frames per second";
-      settings.output_fps = 1.0 / settings.dt;
+      // No output_fps rather than 1/dt: a frame schedule of 1/dt stops at the last frame time ≤ duration, and
+      // the final step (past it when duration is not a multiple of dt) would go unwritten.
+      settings.output_fps.reset();
     }
   }
   require_within_limits(overrides, settings);

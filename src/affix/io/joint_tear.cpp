@@ -36,13 +36,13 @@ double bounding_radius(const Shape& shape) {
   return std::visit(Radius{}, shape);
 }
 
-/// settings.compliant.compliance when the scene runs on compliant and sets it; 0 otherwise.
-double compliant_compliance(const Settings& settings) {
-  if (settings.solver != "compliant") return 0.0;
+/// settings.compliant's `key` when the scene runs on compliant and sets it; null otherwise.
+nlohmann::json compliant_setting(const Settings& settings, const char* key) {
+  if (settings.solver != "compliant") return nullptr;
   const auto block = settings.solver_settings.find("compliant");
-  if (block == settings.solver_settings.end() || !block->second.is_object()) return 0.0;
-  const auto value = block->second.find("compliance");
-  return value != block->second.end() && value->is_number() ? value->get<double>() : 0.0;
+  if (block == settings.solver_settings.end() || !block->second.is_object()) return nullptr;
+  const auto value = block->second.find(key);
+  return value != block->second.end() ? *value : nlohmann::json(nullptr);
 }
 
 /// Three significant digits: a message's numbers are for reading (joints.csv has them all).
@@ -56,12 +56,21 @@ std::string short_number(double value) {
 
 JointTear::JointTear(const Scene& scene) {
   Eigen::AlignedBox3d box;
-  for (const BodyDef& body : scene.bodies) {
+  std::vector<bool> jointed(scene.bodies.size(), false);
+  for (const JointDef& joint : scene.joints)
+    for (const int b : {joint.body1_index, joint.body2_index})
+      if (b >= 0) jointed[static_cast<std::size_t>(b)] = true;
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    if (!jointed[i]) continue;
+    const BodyDef& body = scene.bodies[i];
     const double r = bounding_radius(body.shape);
     box.extend(body.position - Vec3::Constant(r));
     box.extend(body.position + Vec3::Constant(r));
   }
-  const bool soft = compliant_compliance(scene.settings) > kSoftCompliance;
+  const nlohmann::json compliance = compliant_setting(scene.settings, "compliance");
+  const bool soft = compliance.is_number() && compliance.get<double>() > kSoftCompliance;
+  const bool slack = compliant_setting(scene.settings, "slack_cables") == true;
+  cable_.reserve(scene.joints.size());
   spring_.reserve(scene.joints.size());
   for (const JointDef& joint : scene.joints) {
     if (joint.type == JointType::distance) {
@@ -78,7 +87,10 @@ JointTear::JointTear(const Scene& scene) {
     } else {
       box.extend(joint.anchor);
     }
-    spring_.push_back(soft || joint.stiffness.has_value() || joint.type == JointType::cable);
+    const bool cable = joint.type == JointType::cable;
+    const bool soft_cable = cable && std::min(joint.axial.stiffness, joint.shear.stiffness) < 1.0 / kSoftCompliance;
+    cable_.push_back(cable && slack);
+    spring_.push_back(soft || soft_cable || joint.stiffness.has_value());
   }
   size_ = box.isEmpty() ? 0.0 : box.diagonal().norm();
 }
@@ -105,9 +117,9 @@ std::string JointTear::message(const JointTable& joints, const Tear& tear) const
   if (prefix.find('"') == std::string::npos && second != std::string::npos && prefix.find(',', second + 1) == std::string::npos)
     who = "joint '" + excerpt(prefix.substr(0, first)) + "' (between '" + excerpt(prefix.substr(first + 1, second - first - 1)) +
           "' and '" + excerpt(prefix.substr(second + 1)) + "')";
-  const bool spring = spring_[static_cast<std::size_t>(tear.joint)];
+  const bool cable = cable_[static_cast<std::size_t>(tear.joint)];
   return who + " came apart: a gap of " + short_number(tear.gap) + " m, past its limit of " + short_number(tear.limit) +
-         " m (" + (spring ? "ten times" : "a tenth of") + " the scene's size, " + short_number(size_) + " m" +
+         " m (" + (cable ? "ten times" : "a tenth of") + " the scene's size, " + short_number(size_) + " m" +
          (initial_.empty() || initial_[static_cast<std::size_t>(tear.joint)] == 0.0
               ? std::string()
               : ", plus its gap at t = 0, " + short_number(initial_[static_cast<std::size_t>(tear.joint)]) + " m") +

@@ -7,15 +7,21 @@
 // joint when one passes its tear limit:
 //   - a rigid joint: a tenth of the scene's size L. A healthy run keeps its joints to the solver's
 //     joint_gap (10⁻⁹ … 10⁻³ m, model/simulator.hpp), many decades below;
-//   - a spring (a joint with `stiffness`, a `cable` joint, or every joint of a compliant scene that sets
-//     settings.compliant.compliance above kSoftCompliance): ten times L. A spring's stretch is part of
-//     its state (a bungee may stretch by its own length), and only a runaway passes ten scene sizes.
+//   - a `cable` joint is rigid by its axial and shear stiffness (10¹² N/m by default); under
+//     settings.compliant.slack_cables it may go slack, and its limit is ten times L;
+//   - a spring (a joint with `stiffness`, a cable whose axial or shear stiffness is below 1/kSoftCompliance,
+//     or every joint of a compliant scene that sets settings.compliant.compliance above kSoftCompliance):
+//     not checked. Its stretch is set by its
+//     stiffness and the loads, which the scene's size does not bound (1 kg on a 1 N/m spring swings to
+//     19.6 m, healthy); a runaway spring is left to the solvers' own runaway checks.
 // A distance joint whose bodies start away from its `length` (or outside its range) has that initial gap
 // added to its limit: the joint pulls them together, and its gap at t = 0 is the scene's, not a tear.
-// L is the diagonal of the box around the bodies at t = 0 (their positions widened by their primitive
-// shapes' bounding radii; a mesh file counts by its origin) and the joints' anchors. A scene whose L is 0
-// (one mesh-file body on an anchor at its origin) has no scale, and is not checked.
+// L is the diagonal of the box around the jointed bodies at t = 0 (their positions widened by their
+// primitive shapes' bounding radii; a mesh file counts by its origin) and the joints' anchors. Bodies no
+// joint holds are left out: a marker or a wall 1 km away would otherwise lift a 3 cm net's limit to 100 m.
+// A scene whose L is 0 (one mesh-file body on an anchor at its origin) has no scale, and is not checked.
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,20 +34,21 @@ namespace affix {
 
 class JointTear {
  public:
-  /// A rigid joint tears at this fraction of L, a spring at kSpringFraction of it.
+  /// A rigid joint tears at this fraction of L, a slack cable at kCableFraction of it.
   static constexpr double kRigidFraction = 0.1;
-  static constexpr double kSpringFraction = 10.0;
+  static constexpr double kCableFraction = 10.0;
   /// settings.compliant.compliance (m/N) above this makes a compliant scene's joints springs.
   static constexpr double kSoftCompliance = 1e-9;
 
   JointTear() = default;
-  /// The scene's size and which of its joints are springs (scene order).
+  /// The scene's size and which of its joints are cables or springs (scene order).
   explicit JointTear(const Scene& scene);
 
   double scene_size() const { return size_; }
-  /// The gap (m) past which joint `joint` counts as torn apart.
+  /// The gap (m) past which joint `joint` counts as torn apart; infinite for a spring.
   double limit(std::size_t joint) const {
-    return (spring_[joint] ? kSpringFraction : kRigidFraction) * size_ + (initial_.empty() ? 0.0 : initial_[joint]);
+    if (spring_[joint]) return std::numeric_limits<double>::infinity();
+    return (cable_[joint] ? kCableFraction : kRigidFraction) * size_ + (initial_.empty() ? 0.0 : initial_[joint]);
   }
 
   struct Tear {
@@ -56,7 +63,7 @@ class JointTear {
 
  private:
   double size_ = 0.0;
-  std::vector<bool> spring_;  // per joint, a bit each: a 10⁶-joint chain keeps 125 kB
+  std::vector<bool> cable_, spring_;  // per joint, a bit each: a 10⁶-joint chain keeps 125 kB a vector
   std::vector<double> initial_;  // per joint, its gap at t = 0; empty when every one is 0
 };
 
