@@ -339,7 +339,11 @@ TEST(CompliantPhysics, SlewingCraneKeepsItsJacobiIntegralAtATenthOfASecond) {
   jib.kinematic = Kinematic{};
   jib.kinematic->angular_velocity = Vec3(0.0, 0.0, omega);
   std::vector<BodyDef> bodies{jib};
-  for (int k = 0; k < 10; ++k) bodies.push_back(box("c" + std::to_string(k), Vec3(0.06, 0.06, 0.5), Vec3(10.0, 0.0, 9.75 - 0.5 * k), 0.2));
+  for (int k = 0; k < 10; ++k) {  // capsules r = 3 cm: the links' small inertia is what whips
+    BodyDef link = box("c" + std::to_string(k), Vec3::Zero(), Vec3(10.0, 0.0, 9.75 - 0.5 * k), 0.2);
+    link.shape = CapsuleShape{0.03, 0.38, 24};
+    bodies.push_back(link);
+  }
   bodies.push_back(box("load", Vec3::Constant(1.0), Vec3(10.0, 0.0, 4.5), 5000.0));
   Scene scene = compliant_scene(bodies, h);
   for (int k = 0; k <= 10; ++k) {
@@ -347,8 +351,6 @@ TEST(CompliantPhysics, SlewingCraneKeepsItsJacobiIntegralAtATenthOfASecond) {
                                   k == 0 ? "jib" : "c" + std::to_string(k - 1));
     j.anchor = Vec3(10.0, 0.0, 10.0 - 0.5 * k);
     j.axis = -Vec3::UnitZ();
-    j.axial = {1e10, 0.0};
-    j.shear = {1e10, 0.0};
     j.bending = {1e3, 0.0};
     j.torsion = {1e3, 0.0};
   }
