@@ -92,6 +92,8 @@ class CompliantSimulator final : public Simulator {
   VecX scene_impulse_;                   // per unknown: the scene forces' impulse h(f, τ) over the substep
   VecX landed_;                          // made_energy(): the joint rows at the end of the substep
   int curvature_dropped_ = 0;            // substeps the energy guard took back to the paper's rows
+  /// The prescribed bodies' work on the moving bodies through the joint rows over the substep, −μ·J_d v_d.
+  double prescribed_work() const;
   /// Relative to the energy: a gain below this is round-off, not the curvature term's.
   static constexpr double kEnergyTolerance = 1e-9;
   /// Relative to the kinetic energy: the gain per substep that the curvature term's own truncation makes
