@@ -428,22 +428,6 @@ TEST(SceneErrors, ConeTwistLimitsExcludingTheStartingAngle) {
   }
 }
 
-// Angles are measured in (−180°, 180°] by every solver: a stop past ±180° could never hold (hostile16 #12).
-TEST(SceneErrors, AngleLimitsPastHalfATurn) {
-  for (const char* range : {"[-190, 190]", "[-400, 400]", "[0, 180.5]"}) {
-    expect_error(joint_scene(std::string(R"({ "type": "hinge", "body1": "a", "body2": "world", "anchor": [0, 0, 3],
-        "axis": [1, 0, 0], "limits_deg": )") + range + " }"),
-                 "joints[0].limits_deg", "expected a range within [-180, 180] degrees");
-  }
-  expect_error(joint_scene(R"({ "type": "cone_twist", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
-      "frame": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "limits_deg": { "twist": [-200, 30] } })"),
-               "joints[0].limits_deg.twist", "within [-180, 180] degrees");
-  // ±180° itself is accepted (it bounds nothing).
-  TempDir dir;
-  EXPECT_NO_THROW(load_scene(dir.write("ok.json", joint_scene(R"({ "type": "hinge", "body1": "a", "body2": "world",
-      "anchor": [0, 0, 3], "axis": [1, 0, 0], "limits_deg": [-180, 180] })"))));
-}
-
 TEST(SceneErrors, SlideLimitsExcludingTheStartingDisplacement) {
   expect_error(joint_scene(R"({ "type": "prismatic", "body1": "a", "body2": "b", "anchor": [0, 0, 0],
                                 "axis": [1, 0, 0], "limits": [1, 2] })"),

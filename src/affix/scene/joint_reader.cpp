@@ -80,16 +80,8 @@ std::array<double, 2> read_range_containing_zero(const JsonReader& value, std::s
   return range;
 }
 
-/// Every solver measures a hinge's or cone-twist's angles by atan2, in (−180°, 180°]
-/// (joints/rigid_jacobian.hpp, joints/compact_rows.hpp): a stop past ±180° would be read as an angle
-/// near the opposite one and never hold (hostile16 #12: ±190° and ±400° let an arm spin freely), so a
-/// range reaching past ±180° is refused rather than silently ignored. ±180° itself bounds nothing there.
 AngleRange read_angle_range_deg(const JsonReader& value) {
   const auto deg = read_range_containing_zero(value, "angle 0°");
-  if (!(deg[0] >= -180.0 && deg[1] <= 180.0)) {
-    value.expected("a range within [-180, 180] degrees (angles are measured in (-180°, 180°]; a stop past "
-                   "±180° cannot be told from one on the other side)");
-  }
   return {deg[0] * kDegToRad, deg[1] * kDegToRad};
 }
 
