@@ -171,6 +171,54 @@ TEST(CompliantDrives, BoundedMotorPressesOnAHingeLimitWithExactlyItsTorque) {
   }
 }
 
+TEST(CompliantDrives, FastMotorOrTorqueAtLargeStepsRestsOnTheNearStopWithoutChatter) {
+  // hostile16 #3 and #4. At h = 0.1 a 5 N·m torque on I = 0.0167 kg·m² turns the arm 3 rad in the first
+  // free step, past 180°: with the limit rows chosen by the start rate alone (0) the stop was not in the
+  // step, and atan2 then read the angle just past −10°, pinning the arm on the far stop. A bounded motor
+  // at h = 0.05–0.1 chattered between the stop and 6–12° when its row dropped out as the arm bounced off.
+  // Every case must end on the near stop, +10°, at rest, the limit holding the drive and gravity
+  // (F + m g ℓ cos 10°), and never be seen beyond either stop.
+  struct Case {
+    double h;
+    MotorDef motor;  // velocity −1: the servo below instead
+    double torque;   // an applied torque about the hinge instead of the motor
+  };
+  for (const Case& c : {Case{0.1, MotorDef{0.0, 0.0}, 5.0}, Case{0.1, MotorDef{100.0, 5.0}, 0.0},
+                        Case{0.05, MotorDef{100.0, 5.0}, 0.0}, Case{0.1, MotorDef{10.0, 50.0}, 0.0},
+                        Case{0.1, MotorDef{-1.0, 5.0}, 0.0}}) {
+    Scene s = limited_arm(c.h, c.motor);
+    if (c.motor.max_force == 0.0) s.joints[0].motor.reset();
+    if (c.motor.velocity < 0.0) {  // servo_beyond: a servo to 3 rad, k = 1000, max_force 5, past the stop
+      s.joints[0].motor.reset();
+      s.joints[0].servo = ServoDef{3.0, 1000.0, 0.0, 5.0};
+    }
+    if (c.torque != 0.0) {
+      ForceDef push;
+      push.body = "a";
+      push.body_index = 0;
+      push.torque = Vec3(0, c.torque, 0);
+      s.forces = {push};
+    }
+    const auto sim = make_simulator(s);
+    const double held =
+        (c.motor.max_force == 0.0 ? c.torque : c.motor.max_force) + kArmMass * kG * kArm * std::cos(kArmLimit);
+    const int steps = static_cast<int>(std::lround(2.0 / c.h));
+    for (int n = 1; n <= steps; ++n) {
+      const StepStats stats = sim->step();
+      const std::string at =
+          "h " + std::to_string(c.h) + " motor " + std::to_string(c.motor.velocity) + " step " + std::to_string(n);
+      // Driven up from 0 every step: on the far stop (−10°) or anywhere below 0 is the wrap.
+      EXPECT_GE(arm_angle(*sim), -1e-6) << at;
+      EXPECT_LE(arm_angle(*sim), kArmLimit + 1e-6) << at;
+      if (n * c.h >= 1.0) {
+        EXPECT_NEAR(arm_angle(*sim), kArmLimit, 1e-6) << at;
+        EXPECT_LT(stats.kinetic_energy, 1e-12) << at;
+        EXPECT_NEAR(dynamic_cast<const CompliantSimulator&>(*sim).limit_forces()[0], held, 1e-6 * held) << at;
+      }
+    }
+  }
+}
+
 TEST(CompliantDrives, ServoFollowsTheImplicitPDRecurrenceFarPastTheExplicitBound) {
   // k = 10⁴ N·m/rad on I = 0.05 kg·m² at h = 0.05 s: h²k/I = 500, a hundred times the explicit (and
   // symplectic Euler, Andrews Eq. 9) bound 4. The implicit PD step is the recurrence below, exactly.

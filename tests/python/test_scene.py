@@ -119,8 +119,20 @@ def test_bad_input_names_the_dict_when_there_is_no_file():
         affix.Scene.from_dict(data)
     data = box_scene()
     data["bodies"][0]["position"] = [0, 0, float("nan")]
-    with pytest.raises(affix.InputError, match="finite numbers"):
+    with pytest.raises(affix.InputError) as error:
         affix.Scene.from_dict(data)
+    # One line naming the JSON path, no json-encoder traceback (hostile16 #14).
+    assert str(error.value) == "<dict>: bodies[0].position[2]: expected a finite number, got nan"
+    data = box_scene()
+    data["settings"]["compliant"] = {"restitution": float("-inf")}
+    with pytest.raises(affix.InputError) as error:
+        affix.Scene.from_dict(data, file="x.json")
+    assert str(error.value) == "x.json: settings.compliant.restitution: expected a finite number, got -inf"
+    data = box_scene()
+    data["bodies"][0]["tags"] = {1, 2}
+    with pytest.raises(affix.InputError) as error:
+        affix.Scene.from_dict(data)
+    assert str(error.value) == "<dict>: bodies[0].tags: expected a dict, list, str, finite number, bool or None, got a set"
     with pytest.raises(affix.InputError, match="expected a dict"):
         affix.Scene.from_dict([1, 2])
 

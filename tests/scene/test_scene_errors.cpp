@@ -599,6 +599,11 @@ TEST(SceneErrors, BadMotorsAndServos) {
                "positive");
   expect_error(joint_scene(hinge + R"(, "motor": { "velocity": 1, "speed": 2 } })"), "joints[0].motor.speed",
                "unknown field");
+  // Beyond ±10⁶ rad/s or rad no mechanism is meant; 10³⁰⁰ was accepted and then diverged (hostile16 #14).
+  expect_error(joint_scene(hinge + R"(, "motor": { "velocity": 1e300 } })"), "joints[0].motor.velocity",
+               "expected a number within ±1e6");
+  expect_error(joint_scene(hinge + R"(, "servo": { "position": -1e300, "stiffness": 1 } })"),
+               "joints[0].servo.position", "expected a number within ±1e6");
   expect_error(joint_scene(hinge + R"(, "servo": { "position": 1 } })"), "joints[0].servo.stiffness",
                "required field");
   expect_error(joint_scene(hinge + R"(, "servo": { "stiffness": -1 } })"), "joints[0].servo.stiffness", "positive");

@@ -222,6 +222,37 @@ TEST_P(MixedLcpPaths, WarmStartFromTheSolutionConvergesInOneSweep) {
   EXPECT_LT((warm.lambda - cold.lambda).cwiseAbs().maxCoeff(), 1e-10);
 }
 
+// At the cap (mixed_lcp.hpp): a solve cut short after one sweep from a cold start is not converged; one
+// whose last sweep moved the impulses by under kCapResidual is, and its λ is then an approximate solution
+// (against the fully converged reference, within a few kCapResidual of the largest impulse).
+TEST_P(MixedLcpPaths, AtTheCapConvergedOnlyWhenTheLastSweepChangedLittle) {
+  std::mt19937 rng(17);
+  int approximate = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Problem base = random_problem(rng, true);
+    Problem reference = base;
+    const Solution exact = solve(reference, GetParam());
+    ASSERT_TRUE(exact.result.converged);
+    if (exact.result.sweeps < 4) continue;
+    Problem one = base;
+    const Solution first = solve(one, GetParam(), 1);
+    EXPECT_FALSE(first.result.converged) << "trial " << trial << " residual " << first.result.residual;
+    EXPECT_GT(first.result.residual, MixedLcp::kCapResidual);
+    for (int cap = 2; cap < exact.result.sweeps; ++cap) {
+      Problem capped = base;
+      const Solution s = solve(capped, GetParam(), cap);
+      ASSERT_EQ(s.result.sweeps, cap);
+      EXPECT_EQ(s.result.converged, s.result.residual <= MixedLcp::kCapResidual);
+      if (!s.result.converged) continue;
+      ++approximate;
+      const double largest = exact.lambda.cwiseAbs().maxCoeff();
+      EXPECT_LT((s.lambda - exact.lambda).cwiseAbs().maxCoeff(), 0.05 * largest) << "trial " << trial << " cap " << cap;
+      break;
+    }
+  }
+  EXPECT_GT(approximate, 5);  // the criterion does accept approximate solutions
+}
+
 INSTANTIATE_TEST_SUITE_P(DenseAndSparse, MixedLcpPaths, ::testing::Values(600, 0), [](const auto& info) {
   return info.param == 0 ? std::string("cholmod") : std::string("dense");
 });

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -24,6 +25,35 @@ namespace {
 /// The name a dict's scene goes by in messages when no file is given.
 constexpr const char* kDictFile = "<dict>";
 
+/// The JSON path of the first value in `v` that a JSON file cannot hold (NaN, ±inf, a set, an object),
+/// and what was expected there: json.dumps names neither (hostile16 #14), a scene file's reader names both.
+std::optional<std::string> first_unjsonable(const py::handle& v, const std::string& path) {
+  const auto at = [&](const std::string& what) { return (path.empty() ? std::string() : path + ": ") + what; };
+  if (v.is_none() || py::isinstance<py::bool_>(v) || py::isinstance<py::int_>(v) || py::isinstance<py::str>(v))
+    return std::nullopt;
+  if (py::isinstance<py::float_>(v)) {
+    const double x = v.cast<double>();
+    if (std::isfinite(x)) return std::nullopt;
+    return at(std::string("expected a finite number, got ") + (std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf"));
+  }
+  if (py::isinstance<py::dict>(v)) {
+    for (const auto& [key, value] : v.cast<py::dict>()) {
+      const std::string k = py::str(key);
+      if (auto bad = first_unjsonable(value, path.empty() ? k : path + "." + k)) return bad;
+    }
+    return std::nullopt;
+  }
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    std::size_t i = 0;
+    for (const py::handle item : v) {
+      if (auto bad = first_unjsonable(item, path + "[" + std::to_string(i++) + "]")) return bad;
+    }
+    return std::nullopt;
+  }
+  return at("expected a dict, list, str, finite number, bool or None, got a " +
+            std::string(py::str(py::type::handle_of(v).attr("__name__"))));
+}
+
 Scene from_dict(const py::handle& data, const std::optional<std::filesystem::path>& file) {
   const std::filesystem::path name = file.value_or(kDictFile);
   if (!py::isinstance<py::dict>(data))
@@ -33,8 +63,9 @@ Scene from_dict(const py::handle& data, const std::optional<std::filesystem::pat
     // JSON has no NaN or infinity: refused here rather than passed on as a token the parser rejects.
     text = py::str(py::module_::import("json").attr("dumps")(data, py::arg("allow_nan") = false));
   } catch (const py::error_already_set& e) {
+    if (auto bad = first_unjsonable(data, "")) throw InputError(name.string() + ": " + *bad);
     throw InputError(name.string() + ": expected what a JSON file can hold (dicts, lists, str, finite numbers, "
-                     "bool, None): " + e.what());
+                     "bool, None): " + std::string(py::str(e.value())));
   }
   Scene scene = parse_scene(nlohmann::json::parse(text), name);
   // The solvers' own blocks (settings.compliant, …), which a scene file's reader leaves to them, are read

@@ -189,6 +189,16 @@ void read_cable(const ObjectReader& obj, JointDef& joint) {
   if (auto v = obj.find("torsion")) read_cable_dof(*v, joint.torsion);
 }
 
+/// A motor's speed or a servo's set point: 10⁶ rad/s (m/s), 10⁶ rad (m). Beyond it no mechanism is
+/// meant (a hinge servo's set point is taken modulo a full turn, which at 10³⁰⁰ is no longer a number
+/// of turns), and a step of 10³⁰⁰ rad/s only diverged (hostile16 #14).
+constexpr double kDriveBound = 1e6;
+double read_drive_value(const JsonReader& value) {
+  const double x = value.number();
+  if (!(std::abs(x) <= kDriveBound)) value.expected("a number within ±1e6");
+  return x;
+}
+
 /// `motor` {velocity, max_force} or `servo` {position, stiffness, damping, max_force} on the joint's
 /// free coordinate (scene.hpp): a hinge's angle, a prismatic joint's or a line slider's slide. One at
 /// most: a velocity row and a PD row on the same coordinate would fight.
@@ -202,13 +212,13 @@ void read_drive(const ObjectReader& obj, JointDef& joint) {
   if (motor) {
     const ObjectReader m(*motor, {"velocity", "max_force"});
     MotorDef def;
-    def.velocity = m.at("velocity").number();
+    def.velocity = read_drive_value(m.at("velocity"));
     if (auto v = m.find("max_force")) def.max_force = v->positive();
     joint.motor = def;
   } else {
     const ObjectReader m(*servo, {"position", "stiffness", "damping", "max_force"});
     ServoDef def;
-    if (auto v = m.find("position")) def.position = v->number();
+    if (auto v = m.find("position")) def.position = read_drive_value(*v);
     def.stiffness = m.at("stiffness").positive();
     if (auto v = m.find("damping")) def.damping = v->non_negative();
     if (auto v = m.find("max_force")) def.max_force = v->positive();

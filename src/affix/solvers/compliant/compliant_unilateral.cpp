@@ -16,9 +16,9 @@
 // body that slides) with target 0 and bounds ±μ λ_n, μ = √(μ₁μ₂) as in every solver.
 //
 // Limits (joints/rigid_jacobian.hpp's limit coordinates s, ṡ = J₁u₁ + J₂u₂). A bound becomes the row
-// φ = ±(s − bound) ≥ 0, U = ±J, when it is within kLimitReach of it (or the motion reaches it within two
-// steps): U v₊ ≥ −(φ − ε)/h, λ ≥ 0, held ε = kLimitInside inside the bound as the impulse solver holds
-// its limits inside (an inelastic stop). The post-step projection (project_poses) keeps the same rows
+// φ = ±(s − bound) ≥ 0, U = ±J, always in the step (speculative: inactive unless the step would pass
+// it) and in the projection when within kLimitReach of it: U v₊ ≥ −(φ − ε)/h, λ ≥ 0, held
+// ε = kLimitInside inside the bound as the impulse solver holds its limits inside (an inelastic stop). The post-step projection (project_poses) keeps the same rows
 // at position level: U Δ ≥ ε − φ.
 //
 // Overlap. The row above removes a contact's overlap δ₀ at the start of the step within the step, at
@@ -279,24 +279,22 @@ void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<
         row.body = slot.body;
         row.J[0] = sign * L.J1.row(k).transpose();
         if (L.J2.rows() > 0) row.J[1] = sign * L.J2.row(k).transpose();
-        double rate = 0.0, prescribed_rate = 0.0;
+        double prescribed_rate = 0.0;
         for (int s = 0; s < 2; ++s) {
-          if (body[s] < 0) continue;
+          if (body[s] < 0 || unknown_of_[body[s]] >= 0) continue;
           Vec6 u;
-          if (unknown_of_[body[s]] >= 0) {
-            u << bodies_[body[s]].v, bodies_[body[s]].omega;
-          } else {
-            u << prescribed_v_[body[s]], prescribed_w_[body[s]];
-            prescribed_rate += row.J[s].dot(u);
-          }
-          rate += row.J[s].dot(u);
+          u << prescribed_v_[body[s]], prescribed_w_[body[s]];
+          prescribed_rate += row.J[s].dot(u);
         }
         const int key = 6 * static_cast<int>(j) + 2 * k + side;
         if (position) {
           if (phi > kLimitReach) continue;
           row.c = kLimitInside - phi;
         } else {
-          if (phi + 2.0 * h * std::min(rate, 0.0) > kLimitReach) continue;
+          // Every bound gets its row, however far (a speculative stop: λ stays 0 unless the step's motion
+          // would pass it). Chosen by the start rate alone, a bound far away was missed when the step's
+          // torque or motor turned the joint past it — at h = 0.1 past 180°, where atan2 then read the
+          // angle beyond the opposite stop and pinned it there (hostile16 #3).
           row.c = -(phi - kLimitInside) / h - prescribed_rate;
           row.lambda = h * limit_lambda_[key];
         }

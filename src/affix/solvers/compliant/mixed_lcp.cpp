@@ -185,9 +185,10 @@ MixedLcpResult MixedLcp::solve(const ConstraintJacobian& J, ReducedSystem& syste
       result.converged = true;
     }
   }
+  double change = 0.0;
   while (!result.converged && result.sweeps < max_sweeps) {
     ++result.sweeps;
-    double change = 0.0;
+    change = 0.0;
     for (int r = 0; r < m; ++r) {
       UnilateralRow& row = rows[r];
       if (!(diagonal_[r] > 0.0)) continue;
@@ -207,6 +208,13 @@ MixedLcpResult MixedLcp::solve(const ConstraintJacobian& J, ReducedSystem& syste
       result.converged = true;
       break;
     }
+  }
+  if (!result.converged && result.sweeps > 0) {
+    // Stopped at the cap (header, "At the cap"): relative to the largest velocity an impulse makes.
+    double scale = 0.0;
+    for (int r = 0; r < m; ++r) scale = std::max(scale, std::abs(rows[r].lambda) * diagonal_[r]);
+    result.residual = scale > 0.0 ? change / scale : std::numeric_limits<double>::infinity();
+    result.converged = result.residual <= kCapResidual;
   }
   // μ = A⁻¹(b − J W Uᵀ λ).
   if (J.rows > 0) {
