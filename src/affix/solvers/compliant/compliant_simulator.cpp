@@ -536,8 +536,7 @@ bool CompliantSimulator::substep(double t, double h) {
     body.omega = prescribed_w_[i];
   }
   check_finite();
-  evaluate_rows();
-  const bool projected = project_poses(h);
+  const bool projected = project_poses(h);  // evaluates the rows at the new poses first
   evaluate_rows();
   return projected;
 }
