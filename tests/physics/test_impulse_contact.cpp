@@ -84,5 +84,42 @@ TEST(ImpulseContact, TheScissorLiftDroppedOnItsBaseLandsWithoutFolding) {
   EXPECT_LT(worst_penetration, 1e-3);
 }
 
+// A heavy ball strikes the tip of an arm hinged to the world with a ±2° range, in zero gravity. At the
+// step of the impact the limit is inactive in the joint correction (the arm is at rest at 0°); the
+// contact phase then turns the arm at the ball's speed, 5 m/s at the tip (2.9° per step of 10 ms), past
+// its bound. The limit must hold there too: the arm stops at 2° at every step's end, and the ball is
+// stopped by the arm on its stop instead of passing through.
+TEST(ImpulseContact, ABallStrikingAHingedArmNeverTurnsItPastItsLimit) {
+  const double r = 0.1, bound = 2.0 * M_PI / 180.0;
+  BodyDef arm = test::box_body("arm", Vec3(1.0, 0.1, 0.1), {0.5, 0, 0});
+  arm.mass = 1.0;
+  BodyDef ball = test::sphere_body("ball", r, {0.9, 0, 0.05 + r + 0.02});
+  ball.mass = 10.0;
+  ball.velocity = Vec3(0, 0, -5.0);
+  Scene scene = test::scene_with({arm, ball}, 0.01, std::nullopt);
+  scene.settings.gravity = Vec3::Zero();
+  JointDef& hinge = test::add_joint(scene, JointType::hinge, "arm", "world");
+  hinge.anchor = Vec3::Zero();
+  hinge.axis = Vec3(0, 1, 0);
+  hinge.angle_limits = AngleRange{-bound, bound};
+  const auto sim = test::simulate(scene, "impulse");
+  double largest = 0.0, lowest_ball = 1.0;
+  for (int n = 1; n <= 30; ++n) {
+    sim->step();
+    const std::vector<BodyPose> poses = sim->poses();
+    // The arm turns about +y: its x axis goes to (cos θ, 0, −sin θ).
+    const double theta = std::atan2(-poses[0].A(2, 0), poses[0].A(0, 0));
+    largest = std::max(largest, std::abs(theta));
+    EXPECT_LE(std::abs(theta), bound + 1e-6) << "step " << n;  // ε_P, the position tolerance
+    // The ball centre's height over the arm's top face, whose normal is (sin θ, 0, cos θ) at 0.05 m.
+    const Vec3 c = poses[1].p;
+    lowest_ball = std::min(lowest_ball, std::sin(theta) * c.x() + std::cos(theta) * c.z() - 0.05);
+  }
+  std::printf("arm: largest angle %.6f deg (bound %.1f); ball centre at least %.4f m above the arm's face\n",
+              largest / M_PI * 180.0, bound / M_PI * 180.0, lowest_ball);
+  EXPECT_GT(largest, 0.9 * bound) << "the ball did not reach the arm";
+  EXPECT_GT(lowest_ball, r - 0.01) << "the ball passed into the arm";
+}
+
 }  // namespace
 }  // namespace affix

@@ -12,8 +12,6 @@
 namespace affix {
 namespace {
 
-/// Joint corrections per step while the active set of limits settles (header).
-constexpr int kMaxLimitPasses = 4;
 /// Halvings of a joint-correction step whose full length raises the violation.
 constexpr int kMaxHalvings = 6;
 /// Joint-correction iterations in a row that do not halve the violation before the exact Newton matrix

@@ -112,6 +112,8 @@ class ImpulseSimulator final : public Simulator {
   bool advance(double h, int depth, StepStats& stats);
   /// Whether the active set changed (limits released or newly violated at the preview).
   bool update_limits();
+  /// Joint corrections per step while the active set of limits settles (header).
+  static constexpr int kMaxLimitPasses = 4;
   /// The external impulse of a duration `span` of the load active at t_load.
   void kick(double t_load, double span);
   void check_finite() const;
