@@ -20,7 +20,9 @@
 // projection overshoots (a fold) and stalls at ~10⁻⁵ m even with its line search. A step whose
 // projection leaves a rigid row (compliance ≤ kRigidCompliance) above kProjectionTolerance, not even a
 // decade below where the step left it, is restarted from its initial state as two half steps,
-// recursively down to h/64: each half quarters the drift. Halvings are counted in stats.csv's
+// recursively down to h/64: each half quarters the drift. Before halving, a stalled projection is tried
+// again on M + h²K_d (substep): a taut chain's stretch then goes to its heavy end, not into folding its
+// light links (a 1 g chain under 1 t stalled at every depth on M and tore). Halvings are counted in stats.csv's
 // `warnings`; `iterations` counts the substeps' linear solves.
 #include <array>
 #include <memory>
