@@ -673,14 +673,21 @@ bool CompliantSimulator::project_poses(double h, bool weighted) {
   constexpr double kLeftOut = 1e30;
   VecX target = -Eigen::Map<const VecX>(compliance_.data(), J_.rows).cwiseProduct(mu_) / h;
   VecX S = Eigen::Map<const VecX>(compliance_.data(), J_.rows);
-  for (int r = 0; r < J_.rows; ++r)  // and so are the motors and servos: velocity rows, PD springs
-    if (S[r] > kSoftCompliance || (r >= drive_offset_ && r < drive_offset_ + static_cast<int>(drives_.size())))
-      S[r] = kLeftOut;
+  // So are the motors and servos (velocity rows, PD springs), except in the weighted projection: there a
+  // drive's coordinate is held where the step left it (its own compliance against the move, target φ at
+  // the start). Left free, M + h²K_d turned a servo-held 500 kg arm under a 15 t chain instead of the
+  // links, and the servo's impulse times a rate the step never had, μ·J_s v₊, raised the energy line
+  // (external_work) by 4·10⁶ J over 20 s.
+  const auto drive = [&](int r) { return r >= drive_offset_ && r < drive_offset_ + static_cast<int>(drives_.size()); };
+  for (int r = 0; r < J_.rows; ++r)
+    if (S[r] > kSoftCompliance || (drive(r) && !weighted)) S[r] = kLeftOut;
   const auto row_error = [&](VecX& rows) {  // target − φ, the left-out rows zeroed; and its largest entry
     rows = target - phi_;
+    double worst = limited ? limit_violation() : 0.0;
     for (int r = 0; r < J_.rows; ++r)
       if (S[r] == kLeftOut) rows[r] = 0.0;
-    return std::max(J_.rows ? rows.cwiseAbs().maxCoeff() : 0.0, limited ? limit_violation() : 0.0);
+      else if (!drive(r)) worst = std::max(worst, std::abs(rows[r]));
+    return worst;
   };
   double first = -1.0;  // the largest rigid row error the step left
   VecX rhs, after, delta, nu;
@@ -702,6 +709,9 @@ bool CompliantSimulator::project_poses(double h, bool weighted) {
   }
   for (int it = 0; it < settings_.projection_iterations; ++it) {
     evaluate_rows();
+    if (it == 0 && weighted)
+      for (int r = drive_offset_; r < J_.rows; ++r)
+        if (drive(r)) target[r] = phi_[r];
     const double before = row_error(rhs);
     projection_rows_.clear();
     if (limited) append_limit_rows(h, true, projection_rows_, nullptr);
