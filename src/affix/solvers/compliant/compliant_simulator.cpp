@@ -529,7 +529,7 @@ bool CompliantSimulator::substep(double t, double h) {
     }
   }
   lcp_converged_ = lcp_converged_ && lcp.converged;
-  if (guarded) energy_line_ += external_work(v);
+  energy_line_ += external_work(v);
   keep_unilateral_solution(h);
   mu_h_ = h;
   // The residual of the rows' velocity equations, Jv₊ + Sμ = b + J v_free (relative).
