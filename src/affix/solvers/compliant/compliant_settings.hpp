@@ -42,8 +42,8 @@ struct CompliantSettings {
   int dense_rows = 600;
   /// Gauss–Newton projections of the poses onto the rows after each step (post-stabilization, Cline &
   /// Pai 2003; not in Andrews 2017, whose rows drift by the step's linearisation and are pulled back by
-  /// −φ/h in the next step). 0: none. Off for extreme mass ratios: at 1,000,000:1 and h = 0.1 s the
-  /// projection's M⁻¹-weighted moves of the light links destabilise the chain that the step alone keeps.
+  /// −φ/h in the next step). 0: none. One that stalls is tried again on M + h²K_d (compliant_simulator.cpp,
+  /// substep), which holds a 1,000,000:1 chain at h = 0.1 s.
   int projection_iterations = 3;
   /// Most projected Gauss–Seidel sweeps over the unilateral rows (contacts, friction, limits) per solve
   /// of the mixed LCP (mixed_lcp.hpp).

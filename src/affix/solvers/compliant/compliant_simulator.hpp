@@ -20,7 +20,9 @@
 // projection overshoots (a fold) and stalls at ~10⁻⁵ m even with its line search. A step whose
 // projection leaves a rigid row (compliance ≤ kRigidCompliance) above kProjectionTolerance, not even a
 // decade below where the step left it, is restarted from its initial state as two half steps,
-// recursively down to h/64: each half quarters the drift. Halvings are counted in stats.csv's
+// recursively down to h/64: each half quarters the drift. Before halving, a stalled projection is tried
+// again on M + h²K_d (substep): a taut chain's stretch then goes to its heavy end, not into folding its
+// light links (a 1 g chain under 1 t stalled at every depth on M and tore). Halvings are counted in stats.csv's
 // `warnings`; `iterations` counts the substeps' linear solves.
 #include <array>
 #include <memory>
@@ -72,15 +74,22 @@ class CompliantSimulator final : public Simulator {
   RigidPose rigid_pose(int body) const;
   /// J and φ at the current poses.
   void evaluate_rows();
-  /// K̃ of every joint at the current poses for the last λ.
-  void evaluate_stiffness();
+  /// K̃ of every joint at the current poses for the last λ: rank-1 terms for the low-rank M̃⁻¹, else (or
+  /// with `blocks`) each joint's K_.
+  void evaluate_stiffness(bool blocks = false);
   void check_finite() const;
   /// λ at t = 0 from one plain solve, for the first step's K̃.
   void estimate_initial_multipliers();
   /// Moves the poses onto the rows (φ = −Cλ) by Gauss–Newton steps on M⁻¹ (settings.projection_iterations),
-  /// each shortened by halving until it lowers the largest row error. False when it stalls: the rows
-  /// still off by kProjectionTolerance after the last iteration.
-  bool project_poses(double h);
+  /// or with `weighted` on (M + h²K_d)⁻¹, each shortened by halving until it lowers the largest row error.
+  /// False when it stalls: the rows still off by kProjectionTolerance after the last iteration and not a
+  /// decade closer than the step left them.
+  bool project_poses(double h, bool weighted);
+  std::vector<RigidBody> stepped_;       // substep(): the poses the step reached, before the projection
+  std::vector<Vec6> projection_stiffness_;  // project_poses(): K_d per unknown (0 unweighted)
+  double projection_error_ = 0.0;        // project_poses(): the largest rigid row error it ended with
+  std::vector<char> sprung_;             // per unknown: a soft row holds it (project_poses weighs it by M)
+  bool weighable_ = false;               // some unknown is not sprung_
   /// One step of h from t (header comment); false when its projection stalled.
   bool substep(double t, double h);
   /// A substep of h at halving depth `depth`, restarted as two halves while its projection stalls.
@@ -94,6 +103,12 @@ class CompliantSimulator final : public Simulator {
   int curvature_dropped_ = 0;            // substeps the energy guard took back to the paper's rows
   /// The prescribed bodies' work on the moving bodies through the joint rows over the substep, −μ·J_d v_d.
   double prescribed_work() const;
+  /// The work done on the moving bodies over the substep ending at v by the scene's forces, the prescribed
+  /// bodies and the drives (μ·J_s v of each drive row).
+  double external_work(const VecX& v) const;
+  /// The energy line: the mechanical energy at t = 0 plus external_work() of every substep taken. The
+  /// guard lends the truncation's allowance only below it (made_energy).
+  double energy_line_ = 0.0;
   /// Relative to the energy: a gain below this is round-off, not the curvature term's.
   static constexpr double kEnergyTolerance = 1e-9;
   /// Relative to the kinetic energy: the gain per substep that the curvature term's own truncation makes
@@ -207,6 +222,7 @@ class CompliantSimulator final : public Simulator {
     VecX mu;
     double mu_h = 0.0;
     std::vector<SlackRow> slack;
+    double energy_line = 0.0;
   };
   std::vector<Snapshot> snapshots_;     // per halving depth: the state its substep starts from
   double mu_h_ = 0.0;                   // the h of the substep that produced mu_ (μ = hλ)

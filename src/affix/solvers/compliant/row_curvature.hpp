@@ -34,8 +34,9 @@
 // start plus the scene forces' work. A gain larger than 10⁻³ of the kinetic energy is not the prediction's
 // O(h³) truncation (on the Fig. 8 cable at h = 0.01 that stays below 2·10⁻⁴, and averages out) and the
 // substep is solved again without d — the paper's rows, by the same factorisation, one more solve.
-// Only where no drive works on the bodies; a moving prescribed body's work, −μ·J_d v_d, counts with the
-// scene forces'. Also taken back: a step landing further off its stiff rows than the paper's would
+// A moving prescribed body's work, −μ·J_d v_d, and the drives', μ·J_s v₊, count with the scene forces'.
+// The allowance is lent only below the energy line (the start plus all that work so far), so that gains
+// inside it do not accumulate (compliant_simulator.hpp, energy_line_). Also taken back: a step landing further off its stiff rows than the paper's would
 // (|φ₊| above |d(v₊)|), whose gap the next step's −φ/h would turn into velocity; and in a halved
 // substep whose paper step still makes energy, the stiff rows close their gap at the whole step's rate.
 #include <utility>
