@@ -189,6 +189,8 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
   W_.resize(moving_.size());
   system_.set_structure(J_, settings_.dense_rows);
   mu_h_ = model_->settings.dt;
+  turns_ = JointTurns(joints_.size());
+  commit_turns();
   evaluate_rows();
   if (settings_.stabilization != Stabilization::none) estimate_initial_multipliers();
 }
@@ -247,16 +249,14 @@ void CompliantSimulator::evaluate_rows() {
     }
   }
   for (std::size_t d = 0; d < drives_.size(); ++d) {
-    const RigidJoint& rj = joints_[drive_joint_[d]];
-    const RigidRows rows = rigid_coordinate(rj, drives_[d].coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows rows = drive_coordinate(drive_joint_[d], drives_[d].coordinate);
     drive_s_[d] = rows.value[0];
     phi_[drive_offset_ + d] = drives_[d].error(rows.value[0]);
     J_.blocks[joints_.size() + d][0] = rows.J1;
     J_.blocks[joints_.size() + d][1] = rows.J2;
   }
   for (BoundedDrive& bd : bounded_) {
-    const RigidJoint& rj = joints_[bd.joint];
-    const RigidRows rows = rigid_coordinate(rj, bd.drive.coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows rows = drive_coordinate(bd.joint, bd.drive.coordinate);
     bd.phi = bd.drive.error(rows.value[0]);
     bd.J[0] = rows.J1.row(0).transpose();
     bd.J[1] = rows.J2.rows() > 0 ? Vec6(rows.J2.row(0).transpose()) : Vec6::Zero();
@@ -350,12 +350,14 @@ void CompliantSimulator::advance(double t, double h, int depth) {
   s.mu = mu_;
   s.mu_h = mu_h_;
   s.slack = slack_;
+  s.turns = turns_;
   if (substep(t, h) || depth == kMaxHalvings) return;
   // The projection stalled (header): again from the start of this substep, as two halves.
   bodies_ = s.bodies;
   mu_ = s.mu;
   mu_h_ = s.mu_h;
   slack_ = s.slack;
+  turns_ = s.turns;
   evaluate_rows();
   ++halvings_;
   advance(t, 0.5 * h, depth + 1);
@@ -521,7 +523,8 @@ bool CompliantSimulator::substep(double t, double h) {
   VecX residual = S_.cwiseProduct(mu_) - b - Jv;
   J_.multiply_add(v, residual);
   residual_ = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
-  // New momenta M v₊ and poses.
+  // New momenta M v₊ and poses; the limited and driven angles are expected to turn by h ṡ₊.
+  lead_turns(v, h);
   for (int u = 0; u < n; ++u) {
     RigidBody& body = bodies_[moving_[u]];
     body.v = v.segment<3>(6 * u);
@@ -538,6 +541,7 @@ bool CompliantSimulator::substep(double t, double h) {
   check_finite();
   const bool projected = project_poses(h);  // evaluates the rows at the new poses first
   evaluate_rows();
+  commit_turns();
   return projected;
 }
 

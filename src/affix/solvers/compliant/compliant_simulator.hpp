@@ -26,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+#include "affix/joints/joint_turns.hpp"
 #include "affix/joints/rigid_jacobian.hpp"
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
@@ -169,6 +170,16 @@ class CompliantSimulator final : public Simulator {
   /// "Persistence").
   void persist_contacts(const std::vector<RigidPose>& preview);
   std::vector<double> limit_lambda_;     // per joint 6 slots (3 limits × 2 sides): the last λ
+  // Continuous limited and driven angles (joints/joint_turns.hpp; compliant_turns.cpp).
+  JointTurns turns_;                     // per joint of joints_
+  /// Joint j's limit coordinates at the current poses, its angles continuous.
+  RigidRows limit_coordinates(std::size_t j) const;
+  /// Joint j's driven coordinate at the current poses, continuous.
+  RigidRows drive_coordinate(std::size_t j, RigidCoordinate coordinate) const;
+  /// The limited and driven angles' references at the current poses (t = 0, and each substep's end).
+  void commit_turns();
+  /// Before the drift over h at the velocities v (unknowns): each tracked angle expected to move by h ṡ.
+  void lead_turns(const VecX& v, double h);
   /// A slack cable joint's axial row (joint.slack, compliant_unilateral.cpp): kept out of J_, a
   /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch.
   struct SlackRow {
@@ -207,6 +218,7 @@ class CompliantSimulator final : public Simulator {
     VecX mu;
     double mu_h = 0.0;
     std::vector<SlackRow> slack;
+    JointTurns turns;
   };
   std::vector<Snapshot> snapshots_;     // per halving depth: the state its substep starts from
   double mu_h_ = 0.0;                   // the h of the substep that produced mu_ (μ = hλ)

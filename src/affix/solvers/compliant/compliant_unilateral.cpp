@@ -266,7 +266,7 @@ void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidJoint& rj = joints_[j];
     if (rj.limit_count == 0) continue;
-    const RigidRows L = rigid_limit_coordinates(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows L = limit_coordinates(j);
     const JointSlot& slot = J_.slots[j];
     const int body[2] = {rj.body1, rj.body2};
     for (int k = 0; k < rj.limit_count; ++k)
@@ -306,9 +306,10 @@ void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<
 
 double CompliantSimulator::limit_violation() const {
   double worst = 0.0;
-  for (const RigidJoint& rj : joints_) {
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j];
     if (rj.limit_count == 0) continue;
-    const RigidRows L = rigid_limit_coordinates(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows L = limit_coordinates(j);
     for (int k = 0; k < rj.limit_count; ++k)
       worst = std::max({worst, rj.limits[k].min - L.value[k], L.value[k] - rj.limits[k].max});
   }
