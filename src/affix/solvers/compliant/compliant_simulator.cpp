@@ -13,6 +13,7 @@
 #include "affix/joints/rigid_parts.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
+#include "affix/model/slack_cable.hpp"
 #include "affix/solvers/compliant/row_curvature.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
 #include "affix/solvers/compliant/step_energy.hpp"
@@ -94,7 +95,14 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     if ((rj.count == 0 && rj.limit_count == 0) || (unknown(mj.body1) < 0 && unknown(mj.body2) < 0)) continue;
     // A slack cable joint's axial row (its first) is a unilateral row, not one of J_'s (SlackRow).
     SlackRow slack;
-    slack.slack = mj.def.type == JointType::cable && settings_.slack_cables;
+    if (mj.def.type == JointType::cable && settings_.slack_cables) {
+      // σ and the stop's reach r from the bodies' origins at t = 0 (model/slack_cable.hpp); r = 0: rigid.
+      const auto origin = [&](int b) { return b >= 0 ? std::optional<Vec3>(model_->bodies[b].position) : std::nullopt; };
+      const SlackCable cable = slack_cable(mj.def.anchor, mj.def.axis.normalized(), *origin(mj.body1), origin(mj.body2));
+      slack.slack = cable.reach > 0.0;
+      slack.sign = cable.sign;
+      slack.reach = cable.reach;
+    }
     JointSlot slot;
     slot.offset = J_.rows;
     slot.count = rj.count - (slack.slack ? 1 : 0);
@@ -108,15 +116,6 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
       for (int r = slack.slack ? 1 : 0; r < 6; ++r)
         compliance_.push_back(1.0 / dof[r]->stiffness), damping_.push_back(dof[r]->damping);
       if (slack.slack) {
-        // σ: stretch is body1's side moving away from the anchor along the axis, read from where body1's
-        // centre of mass lies relative to the anchor at t = 0 (or, beside it, body2's on the other side).
-        const auto centre = [&](int b) {
-          const ModelBody& body = model_->bodies[b];
-          return Vec3(body.position + body.rotation * body.center_of_mass);
-        };
-        double side = (centre(mj.body1) - mj.def.anchor).dot(mj.def.axis);
-        if (std::abs(side) < 1e-9 && mj.body2 >= 0) side = -(centre(mj.body2) - mj.def.anchor).dot(mj.def.axis);
-        slack.sign = side < 0.0 ? -1.0 : 1.0;
         slack.compliance = 1.0 / mj.def.axial.stiffness;
         slack.damping = mj.def.axial.damping;
       }
@@ -272,7 +271,7 @@ void CompliantSimulator::evaluate_stiffness() {
     const RigidJoint& rj = joints_[j];
     RigidVector lambda(rj.count);
     if (slack_[j].slack) {  // the axial row's λ = −σT (SlackRow), then the joint's bilateral rows
-      lambda[0] = -slack_[j].sign * slack_[j].tension;
+      lambda[0] = -slack_[j].sign * (slack_[j].tension - slack_[j].stop_force);
       lambda.tail(rj.count - 1) = mu_.segment(J_.slots[j].offset, rj.count - 1) / h;
     } else {
       lambda = mu_.segment(J_.slots[j].offset, rj.count) / h;

@@ -149,7 +149,7 @@ class CompliantSimulator final : public Simulator {
   MixedLcp lcp_;
   std::vector<RigidContact> contacts_;
   std::vector<UnilateralRow> unilateral_, projection_rows_;
-  enum class RowKind { contact_normal, contact_tangent, limit, slack, drive };
+  enum class RowKind { contact_normal, contact_tangent, limit, slack, slack_stop, drive };
   struct RowOrigin {
     RowKind kind;
     int index;  ///< contact index, the limit's slot (6·joint + 2·limit + side), or the bounded drive
@@ -181,10 +181,13 @@ class CompliantSimulator final : public Simulator {
   /// Before the drift over h at the velocities v (unknowns): each tracked angle expected to move by h ṡ.
   void lead_turns(const VecX& v, double h);
   /// A slack cable joint's axial row (joint.slack, compliant_unilateral.cpp): kept out of J_, a
-  /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch.
+  /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch; and its stop in
+  /// compression, U = σJ_ax pushing with F ≥ 0 at σφ = −r (model/slack_cable.hpp).
   struct SlackRow {
     bool slack = false;
     double sign = 1.0;             // σ
+    double reach = 0.0;            // r (m)
+    double stop_force = 0.0;       // F (N) of the last solve
     double compliance = 0.0, damping = 0.0;
     double phi = 0.0;              // φ = d·x₂ at the current poses
     std::array<Vec6, 2> J{Vec6::Zero(), Vec6::Zero()};
