@@ -10,7 +10,6 @@
 
 #include "affix/error.hpp"
 #include "affix/joints/geometric_stiffness.hpp"
-#include "affix/joints/rigid_parts.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
 #include "affix/model/slack_cable.hpp"
@@ -314,16 +313,8 @@ StepStats CompliantSimulator::step() {
       }
   }
   for (std::size_t j = 0; j < joints_.size(); ++j) {
-    const RigidParts parts = rigid_parts(joints_[j]);
-    const int skip = slack_[j].slack ? 1 : 0;  // a slack axial row may shorten freely: not an error
-    for (int r = skip; r < parts.count; ++r)
-      if (parts.part[r].kind != RigidPart::Kind::dot1)  // lengths (m); dot-1 rows are cosines
-        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r - skip]));
-    if (slack_[j].slack) {  // its stretch beyond the compliance's C·T
-      const SlackRow& sr = slack_[j];
-      stats.max_joint_error = std::max(stats.max_joint_error, sr.sign * sr.phi - sr.compliance * sr.tension);
-      stats.potential_energy += 0.5 * sr.compliance * sr.tension * sr.tension;
-    }
+    stats.max_joint_error = std::max(stats.max_joint_error, joint_gap(j));  // joints.csv's error (joint_gap.cpp)
+    if (slack_[j].slack) stats.potential_energy += 0.5 * slack_[j].compliance * slack_[j].tension * slack_[j].tension;
   }
   for (int u = 0; u < n; ++u) {
     const RigidBody& body = bodies_[moving_[u]];

@@ -232,6 +232,9 @@ class CompliantSimulator final : public Simulator {
   static constexpr double kProjectionTolerance = 1e-7;
   /// Rows this stiff (the default `compliance` 10⁻¹²) are the rigid joints that halving keeps closed.
   static constexpr double kRigidCompliance = 1e-11;
+  /// Joint j's gap at the current rows (m): the measure of joints.csv's `error` (io/joints_writer.hpp),
+  /// read from φ (compliant_joint_gap.cpp).
+  double joint_gap(std::size_t j) const;
   /// The largest |rows[r]| over the rigid rows.
   double rigid_error(const VecX& rows) const;
   int step_ = 0;
