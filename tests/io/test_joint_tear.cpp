@@ -33,11 +33,27 @@ TEST(JointTear, TheScenesSizeIsTheDiagonalAroundItsBodiesShapesAndAnchors) {
   EXPECT_DOUBLE_EQ(tear.limit(1), 0.1 * tear.scene_size()) << "a cable's axial and shear rows are stiff";
 }
 
-TEST(JointTear, ASlackCableTearsPastTenScenesSizesAndASoftCableNever) {
+TEST(JointTear, ASlackCableTearsAsARigidJointAndASoftCableNever) {
+  // A slack cable's gap leaves out the slack its rope allows (joint_table.hpp's slack rule), so it tears
+  // where a rigid joint does (it had ten scene sizes while slack joints slid without bound).
   Scene s = two_links();
   s.settings.solver = "compliant";
   s.settings.solver_settings["compliant"] = {{"slack_cables", true}};
-  EXPECT_DOUBLE_EQ(JointTear(s).limit(1), 10 * JointTear(s).scene_size());
+  s.joints[1].axis = Vec3::UnitX();
+  EXPECT_DOUBLE_EQ(JointTear(s).limit(1), 0.1 * JointTear(s).scene_size());
+  // The box b's origin lies 2 m from the cable's anchor along its axis (x): r = 4 m, σ = −1 (b lies on
+  // the −x side). Slack by 3 m is no gap; 5 m is 1 m past the stop; stretched by 0.5 m is 0.5 m.
+  const JointTable table(s);
+  JointRecord record;
+  record.joint = 1;
+  record.axis2 = Vec3::UnitX();
+  record.anchor1 = Vec3(3, 0, 0);
+  EXPECT_DOUBLE_EQ(table.gap(1, record), 0.0);
+  record.anchor1 = Vec3(5, 0, 0);
+  EXPECT_DOUBLE_EQ(table.gap(1, record), 1.0);
+  record.anchor1 = Vec3(-0.5, 0, 0);
+  EXPECT_DOUBLE_EQ(table.gap(1, record), 0.5);
+  EXPECT_DOUBLE_EQ(JointTable(s.joints).gap(1, record), 0.5) << "without the scene's settings: the anchors' distance";
   s = two_links();
   s.joints[1].axial.stiffness = 1e4;  // a bungee
   EXPECT_EQ(JointTear(s).limit(1), std::numeric_limits<double>::infinity());

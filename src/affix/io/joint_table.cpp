@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "affix/io/csv_file.hpp"
 
@@ -42,9 +43,32 @@ double JointGapRule::operator()(const JointRecord& r) const {
       const double d = gap.norm();
       return std::max({0.0, min - d, d - max});  // an absent bound is infinite: never the largest
     }
+    case Kind::slack: return slack_cable_gap(SlackCable{length, max}, gap, r.axis2);
     case Kind::anchors: break;
   }
   return gap.norm();
+}
+
+JointGapRule JointGapRule::of_slack_cable(const JointDef& joint, const std::vector<BodyDef>& bodies) {
+  const auto origin = [&](int b) { return b >= 0 ? std::optional<Vec3>(bodies[static_cast<std::size_t>(b)].position) : std::nullopt; };
+  JointGapRule rule = of(joint);
+  const SlackCable cable = slack_cable(joint.anchor, joint.axis.normalized(), *origin(joint.body1_index), origin(joint.body2_index));
+  if (cable.reach > 0.0) rule.kind = Kind::slack, rule.length = cable.sign, rule.max = cable.reach;
+  return rule;
+}
+
+bool slack_cables(const Settings& settings) {
+  if (settings.solver != "compliant") return false;
+  const auto block = settings.solver_settings.find("compliant");
+  if (block == settings.solver_settings.end() || !block->second.is_object()) return false;
+  const auto value = block->second.find("slack_cables");
+  return value != block->second.end() && *value == true;
+}
+
+JointTable::JointTable(const Scene& scene) : JointTable(scene.joints) {
+  if (!slack_cables(scene.settings)) return;
+  for (std::size_t k = 0; k < scene.joints.size(); ++k)
+    if (scene.joints[k].type == JointType::cable) rules_[k] = JointGapRule::of_slack_cable(scene.joints[k], scene.bodies);
 }
 
 JointTable::JointTable(const std::vector<JointDef>& joints) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "affix/model/records.hpp"
+#include "affix/model/slack_cable.hpp"
 #include "affix/scene/scene.hpp"
 
 namespace affix {
@@ -24,21 +25,31 @@ struct JointGapRule {
     off_plane,  ///< |(a₁ − a₂)·axis2|
     length,     ///< | |a₁ − a₂| − length |
     range,      ///< how far |a₁ − a₂| lies outside [min, max]
+    slack,      ///< a slack cable: how far a₁ − a₂ lies from its rope's range (model/slack_cable.hpp)
   };
   Kind kind = Kind::anchors;
-  double length = 0.0;
+  double length = 0.0;  ///< length; slack: σ (the struct stays 32 B: a 10⁶-joint chain keeps one each)
   double min = -std::numeric_limits<double>::infinity();  ///< range: absent bound = unbounded
-  double max = std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();  ///< range; slack: the reach r
 
   static JointGapRule of(const JointDef& joint);
+  /// A `cable` joint of a scene that sets settings.compliant.slack_cables (`bodies` the scene's): the
+  /// slack rule, or, where the joint cannot go slack (r = 0), of().
+  static JointGapRule of_slack_cable(const JointDef& joint, const std::vector<BodyDef>& bodies);
   double operator()(const JointRecord& record) const;
 };
+
+/// Whether the scene runs on the compliant solver with settings.compliant.slack_cables true.
+bool slack_cables(const Settings& settings);
 
 class JointTable {
  public:
   JointTable() = default;
   /// Implicit, so that a writer can be given the scene's joints directly.
   JointTable(const std::vector<JointDef>& joints);  // NOLINT(google-explicit-constructor)
+  /// The scene's joints, a cable's gap by the slack rule where the scene runs on compliant with
+  /// settings.compliant.slack_cables (slack_cables()).
+  explicit JointTable(const Scene& scene);
 
   std::size_t size() const { return rules_.size(); }
   /// "joint,body1,body2", CSV-quoted where needed.

@@ -69,8 +69,6 @@ JointTear::JointTear(const Scene& scene) {
   }
   const nlohmann::json compliance = compliant_setting(scene.settings, "compliance");
   const bool soft = compliance.is_number() && compliance.get<double>() > kSoftCompliance;
-  const bool slack = compliant_setting(scene.settings, "slack_cables") == true;
-  cable_.reserve(scene.joints.size());
   spring_.reserve(scene.joints.size());
   for (const JointDef& joint : scene.joints) {
     if (joint.type == JointType::distance) {
@@ -87,9 +85,8 @@ JointTear::JointTear(const Scene& scene) {
     } else {
       box.extend(joint.anchor);
     }
-    const bool cable = joint.type == JointType::cable;
-    const bool soft_cable = cable && std::min(joint.axial.stiffness, joint.shear.stiffness) < 1.0 / kSoftCompliance;
-    cable_.push_back(cable && slack);
+    const bool soft_cable =
+        joint.type == JointType::cable && std::min(joint.axial.stiffness, joint.shear.stiffness) < 1.0 / kSoftCompliance;
     spring_.push_back(soft || soft_cable || joint.stiffness.has_value());
   }
   size_ = box.isEmpty() ? 0.0 : box.diagonal().norm();
@@ -117,9 +114,8 @@ std::string JointTear::message(const JointTable& joints, const Tear& tear) const
   if (prefix.find('"') == std::string::npos && second != std::string::npos && prefix.find(',', second + 1) == std::string::npos)
     who = "joint '" + excerpt(prefix.substr(0, first)) + "' (between '" + excerpt(prefix.substr(first + 1, second - first - 1)) +
           "' and '" + excerpt(prefix.substr(second + 1)) + "')";
-  const bool cable = cable_[static_cast<std::size_t>(tear.joint)];
   return who + " came apart: a gap of " + short_number(tear.gap) + " m, past its limit of " + short_number(tear.limit) +
-         " m (" + (cable ? "ten times" : "a tenth of") + " the scene's size, " + short_number(size_) + " m" +
+         " m (a tenth of the scene's size, " + short_number(size_) + " m" +
          (initial_.empty() || initial_[static_cast<std::size_t>(tear.joint)] == 0.0
               ? std::string()
               : ", plus its gap at t = 0, " + short_number(initial_[static_cast<std::size_t>(tear.joint)]) + " m") +

@@ -8,7 +8,9 @@
 //   - a rigid joint: a tenth of the scene's size L. A healthy run keeps its joints to the solver's
 //     joint_gap (10⁻⁹ … 10⁻³ m, model/simulator.hpp), many decades below;
 //   - a `cable` joint is rigid by its axial and shear stiffness (10¹² N/m by default); under
-//     settings.compliant.slack_cables it may go slack, and its limit is ten times L;
+//     settings.compliant.slack_cables its gap leaves out the slack its rope allows (joint_table.hpp,
+//     model/slack_cable.hpp), so it tears as a rigid joint does (it had ten times L while slack joints
+//     could slide along their axes without bound);
 //   - a spring (a joint with `stiffness`, a cable whose axial or shear stiffness is below 1/kSoftCompliance,
 //     or every joint of a compliant scene that sets settings.compliant.compliance above kSoftCompliance):
 //     not checked. Its stretch is set by its
@@ -34,21 +36,20 @@ namespace affix {
 
 class JointTear {
  public:
-  /// A rigid joint tears at this fraction of L, a slack cable at kCableFraction of it.
+  /// A joint that is not a spring tears at this fraction of L.
   static constexpr double kRigidFraction = 0.1;
-  static constexpr double kCableFraction = 10.0;
   /// settings.compliant.compliance (m/N) above this makes a compliant scene's joints springs.
   static constexpr double kSoftCompliance = 1e-9;
 
   JointTear() = default;
-  /// The scene's size and which of its joints are cables or springs (scene order).
+  /// The scene's size and which of its joints are springs (scene order).
   explicit JointTear(const Scene& scene);
 
   double scene_size() const { return size_; }
   /// The gap (m) past which joint `joint` counts as torn apart; infinite for a spring.
   double limit(std::size_t joint) const {
     if (spring_[joint]) return std::numeric_limits<double>::infinity();
-    return (cable_[joint] ? kCableFraction : kRigidFraction) * size_ + (initial_.empty() ? 0.0 : initial_[joint]);
+    return kRigidFraction * size_ + (initial_.empty() ? 0.0 : initial_[joint]);
   }
 
   struct Tear {
@@ -63,7 +64,7 @@ class JointTear {
 
  private:
   double size_ = 0.0;
-  std::vector<bool> cable_, spring_;  // per joint, a bit each: a 10⁶-joint chain keeps 125 kB a vector
+  std::vector<bool> spring_;  // per joint, a bit: a 10⁶-joint chain keeps 125 kB
   std::vector<double> initial_;  // per joint, its gap at t = 0; empty when every one is 0
 };
 

@@ -27,6 +27,8 @@ namespace affix {
 ///   slider with `normal`: |(a₁ − a₂)·axis2|, the part off the plane through a₂;
 ///   distance: | |a₁ − a₂| − length | (length: `length`, else the distance at t = 0); a distance joint
 ///     with only `min`/`max` and no `length`: how far |a₁ − a₂| lies outside [min, max] (0 inside).
+///   cable: |a₁ − a₂|; a cable that can go slack (settings.compliant.slack_cables, through
+///     JointTable(scene)): how far a₁ − a₂ lies from its rope's range (model/slack_cable.hpp).
 /// Limits (hinge angles, sliding ranges) are not errors.
 double joint_gap(const JointDef& joint, const JointRecord& record);
 

@@ -262,7 +262,7 @@ RunInputs RunInputs::take(Scene& scene) {
   inputs.inputs = scene_inputs(scene);
   inputs.body_names.reserve(scene.bodies.size());
   for (BodyDef& body : scene.bodies) inputs.body_names.push_back(std::move(body.name));
-  inputs.joints = JointTable(scene.joints);
+  inputs.joints = JointTable(scene);
   inputs.tear = JointTear(scene);
   scene.joints = {};
   return inputs;
@@ -276,7 +276,7 @@ RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOpti
   inputs.inputs = scene_inputs(scene);
   inputs.body_names.reserve(scene.bodies.size());
   for (const BodyDef& body : scene.bodies) inputs.body_names.push_back(body.name);
-  inputs.joints = JointTable(scene.joints);
+  inputs.joints = JointTable(scene);
   inputs.tear = JointTear(scene);
   return run_simulation(std::move(inputs), simulator, options, before_first_step);
 }

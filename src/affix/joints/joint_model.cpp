@@ -204,7 +204,8 @@ class Builder {
   void hinge(int child, int parent, const Vec3& anchor, const Vec3& axis, const std::optional<AngleRange>& range) {
     connect(child, parent, anchor);
     connect(child, parent, anchor + length_ * axis);
-    if (!range || range->max - range->min >= 2.0 * std::numbers::pi) return;
+    if (range && range->max - range->min >= 2.0 * std::numbers::pi) return turn_limit(child, parent, anchor, axis, *range);
+    if (!range) return;
     const AngleRange r = opened_at_start(*range);
     if (r.max - r.min >= 2.0 * std::numbers::pi) return;
     const Vec3 u = any_perpendicular(axis);
@@ -213,6 +214,30 @@ class Builder {
     const Vec3 middle_point = anchor + length_ * (Eigen::AngleAxisd(middle, axis) * u);
     limit(point_of(child, probe), point_of(parent, middle_point), 2.0 * length_ * std::sin(0.5 * half),
           BoundSide::upper);
+  }
+
+  /// A range a turn wide or more (header: TurnLimit): its chord limit, aimed at t = 0 (θ = 0); an end the
+  /// start touches is opened as opened_at_start() opens the aimed arc's.
+  void turn_limit(int child, int parent, const Vec3& anchor, const Vec3& axis, const AngleRange& range) {
+    constexpr double kArc = 1.5 * std::numbers::pi;
+    TurnLimit t;
+    t.parent = parent;
+    t.anchor = anchor;
+    t.axis = axis.normalized();
+    t.u = any_perpendicular(t.axis);
+    t.length = length_;
+    t.probe = point_of(child, anchor + length_ * t.u);
+    t.centre = point_of(parent, anchor);
+    t.axis_point = point_of(parent, anchor + length_ * t.axis);
+    t.zero = point_of(parent, anchor + length_ * t.u);
+    t.min = range.min;
+    t.max = range.max;
+    if (t.max == 0.0) t.max = opened_at_start({-kArc, 0.0}).max;
+    if (t.min == 0.0) t.min = opened_at_start({0.0, kArc}).min;
+    t.limit = static_cast<int>(model_.limits.size());
+    model_.limits.push_back({t.probe, t.zero, 4.0 * length_, BoundSide::upper, damping_, joint_});
+    model_.turn_limits.push_back(t);
+    couple(child, parent);
   }
 
   /// A range whose end the start (angle 0) touches, opened at that end only, so that the start's
@@ -310,6 +335,34 @@ JointModel build_joint_model(const Model& scene_model, std::vector<AffineBody>& 
   std::sort(model.body_pairs.begin(), model.body_pairs.end());
   model.body_pairs.erase(std::unique(model.body_pairs.begin(), model.body_pairs.end()), model.body_pairs.end());
   return model;
+}
+
+void aim_turn_limits(JointModel& model, const std::vector<AffineBody>& bodies, const DofLayout& layout, const VecX& q) {
+  constexpr double kPi = std::numbers::pi, kHalfArc = 0.75 * kPi;
+  for (TurnLimit& t : model.turn_limits) {
+    // θ: the probe about the parent's axis from where it is at θ = 0, continued by the nearest turn.
+    const Vec3 centre = body_point_position(layout, q, t.centre);
+    const Vec3 n = (body_point_position(layout, q, t.axis_point) - centre).normalized();
+    const Vec3 w0 = body_point_position(layout, q, t.zero) - centre, w = body_point_position(layout, q, t.probe) - centre;
+    const double raw = std::atan2(n.dot(w0.cross(w)), w0.dot(w) - n.dot(w0) * n.dot(w));
+    t.theta += std::remainder(raw - t.theta, 2.0 * kPi);
+    JointLimit& l = model.limits[t.limit];
+    double middle;
+    if (t.max - t.theta <= kPi) {
+      middle = t.max - kHalfArc;
+    } else if (t.theta - t.min <= kPi) {
+      middle = t.min + kHalfArc;
+    } else {
+      l.bound = 4.0 * t.length;  // beyond any chord of the circle (2ℓ): the barrier is 0
+      continue;
+    }
+    // The parent's point at angle `middle` in its rest frame (as the builder's point_of at t = 0).
+    const Vec3 world = t.anchor + t.length * (Eigen::AngleAxisd(middle, t.axis) * t.u);
+    l.b = t.parent < 0 ? BodyPoint{-1, world}
+                       : BodyPoint{t.parent, state_matrix(bodies[t.parent].q0).inverse() *
+                                                 (world - state_translation(bodies[t.parent].q0))};
+    l.bound = 2.0 * t.length * std::sin(0.5 * kHalfArc);
+  }
 }
 
 Vec3 body_point_position(const DofLayout& layout, const VecX& q, const BodyPoint& point) {

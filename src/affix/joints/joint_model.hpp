@@ -23,6 +23,14 @@
 //   slider     against the world: 1 plane row (normal) or 2 (direction), Eq. 9; against a body the
 //              plane or line penalty; range along a direction by Eq. 17
 //   distance   penalty Eq. 11 on the length (unless only `min`/`max` are given), limits Eq. 15–16
+// A hinge range a turn wide or more (`limits_deg` [−270, 270], a URDF's ±360°; also a cone-twist angle's)
+// cannot be one chord (Eq. 18 encodes an arc narrower than a turn): it is a TurnLimit, one JointLimit
+// re-aimed before every step (aim_turn_limits) at the bound the hinge's continuous angle θ (atan2 about
+// the parent's axis, continued by the turn nearest its last value, joints/joint_turns.hpp's rule) is
+// within half a turn of: the chord of the arc [max − 3π/2, max] (or [min, min + 3π/2]), which holds θ
+// at least π/2 inside its far end, and none while both bounds are more than half a turn away. It is
+// switched only while the chord's barrier is 0 (θ half a turn from the bound: c ≈ 1.08ℓ ≫ ĉ), so the
+// switch adds no energy. A step must turn the hinge by less than half a turn.
 // A limit that the initial configuration already touches (c < ĉ, as for a straight elbow whose range
 // ends at 0°) is widened so that c = ĉ at the start: the barrier needs c > 0, and this way the joint
 // starts resting on its stop without an initial push. It then may pass the nominal bound by at most
@@ -76,12 +84,26 @@ struct JointLimit {
   int joint = -1;
 };
 
+/// A hinge range a turn wide or more, held by re-aiming one chord limit (header comment).
+struct TurnLimit {
+  int limit = -1;                   ///< its JointLimit in JointModel::limits (a = probe, b re-aimed)
+  int parent = -1;                  ///< the body the range is measured against (−1: the world)
+  BodyPoint probe;                  ///< the child's point at anchor + ℓu
+  BodyPoint centre, axis_point;     ///< the parent's anchor and anchor + ℓ·axis
+  BodyPoint zero;                   ///< the parent's point at anchor + ℓu: where the probe is at θ = 0
+  Vec3 anchor = Vec3::Zero(), axis = Vec3::UnitZ(), u = Vec3::UnitX();  ///< world, t = 0
+  double length = 1.0;              ///< ℓ
+  double min = 0.0, max = 0.0;      ///< the range (rad), each end opened where the start touches it
+  double theta = 0.0;               ///< the continuous angle at the last aim
+};
+
 struct JointModel {
   std::vector<std::string> names;  ///< per scene joint
   std::vector<JointRow> rows;
   std::vector<PointGap> gaps;
   std::vector<JointPenalty> penalties;
   std::vector<JointLimit> limits;
+  std::vector<TurnLimit> turn_limits;  ///< multi-turn ranges: their JointLimits re-aimed every step
   std::vector<std::array<int, 2>> body_pairs;  ///< bodies (links included) a joint couples, i < j
   int virtual_links = 0;
 };
@@ -97,6 +119,10 @@ inline constexpr double kPenaltyStiffnessPerMass = 1e7;
 /// limits' barrier clamping distance ĉ (m).
 JointModel build_joint_model(const Model& model, std::vector<AffineBody>& bodies, DofLayout& layout,
                              double chat);
+
+/// Re-aims each TurnLimit's chord at the bound its hinge's continuous angle at q is nearest (header);
+/// `bodies` the affine bodies the model was built for (their t = 0 states place the parent's points).
+void aim_turn_limits(JointModel& model, const std::vector<AffineBody>& bodies, const DofLayout& layout, const VecX& q);
 
 /// World position of a body point in the stacked state q laid out by `layout`.
 Vec3 body_point_position(const DofLayout& layout, const VecX& q, const BodyPoint& point);

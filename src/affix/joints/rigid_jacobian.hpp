@@ -42,7 +42,8 @@
 //                          Ṁ = [w]ₓM with w = F₂ᵀ(ω₁ − ω₂), and for these Euler angles
 //                          w = B (ṫwist, ṡwing1, ṡwing2), B = [R_z R_y e_x, R_z e_y, e_z], so the rate of
 //                          angle k is g_k·(ω₁ − ω₂) with g_k = F₂ B⁻ᵀ e_k: J₁ = [0, g_kᵀ], J₂ = [0, −g_kᵀ].
-//                          Singular at swing1 = ±90° (B loses rank), as the angles are.
+//                          Singular at swing1 = ±90° (B loses rank), as the angles are. The values are
+//                          atan2's, in (−π, π]: a solver makes them continuous across steps (joint_turns.hpp).
 //   slide                  s = d·x₂, the dot-2 part (prismatic `limits`, slider `limits` along `direction`)
 //   length                 s = ‖d‖, the length part with L = 0 (distance `min`/`max` without `length`)
 #include <array>

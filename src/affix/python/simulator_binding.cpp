@@ -43,7 +43,7 @@ class PySimulator {
       }
       scene.settings.solver = *solver;
     }
-    joints_ = JointTable(scene.joints);
+    joints_ = JointTable(scene);
     tear_ = JointTear(scene);
     model_ = std::make_shared<const Model>(compile(scene));
     simulator_ = make_simulator(model_);

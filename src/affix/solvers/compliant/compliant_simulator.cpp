@@ -10,9 +10,9 @@
 
 #include "affix/error.hpp"
 #include "affix/joints/geometric_stiffness.hpp"
-#include "affix/joints/rigid_parts.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
+#include "affix/model/slack_cable.hpp"
 #include "affix/solvers/compliant/row_curvature.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
 #include "affix/solvers/compliant/step_energy.hpp"
@@ -94,7 +94,14 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
     if ((rj.count == 0 && rj.limit_count == 0) || (unknown(mj.body1) < 0 && unknown(mj.body2) < 0)) continue;
     // A slack cable joint's axial row (its first) is a unilateral row, not one of J_'s (SlackRow).
     SlackRow slack;
-    slack.slack = mj.def.type == JointType::cable && settings_.slack_cables;
+    if (mj.def.type == JointType::cable && settings_.slack_cables) {
+      // σ and the stop's reach r from the bodies' origins at t = 0 (model/slack_cable.hpp); r = 0: rigid.
+      const auto origin = [&](int b) { return b >= 0 ? std::optional<Vec3>(model_->bodies[b].position) : std::nullopt; };
+      const SlackCable cable = slack_cable(mj.def.anchor, mj.def.axis.normalized(), *origin(mj.body1), origin(mj.body2));
+      slack.slack = cable.reach > 0.0;
+      slack.sign = cable.sign;
+      slack.reach = cable.reach;
+    }
     JointSlot slot;
     slot.offset = J_.rows;
     slot.count = rj.count - (slack.slack ? 1 : 0);
@@ -108,15 +115,6 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
       for (int r = slack.slack ? 1 : 0; r < 6; ++r)
         compliance_.push_back(1.0 / dof[r]->stiffness), damping_.push_back(dof[r]->damping);
       if (slack.slack) {
-        // σ: stretch is body1's side moving away from the anchor along the axis, read from where body1's
-        // centre of mass lies relative to the anchor at t = 0 (or, beside it, body2's on the other side).
-        const auto centre = [&](int b) {
-          const ModelBody& body = model_->bodies[b];
-          return Vec3(body.position + body.rotation * body.center_of_mass);
-        };
-        double side = (centre(mj.body1) - mj.def.anchor).dot(mj.def.axis);
-        if (std::abs(side) < 1e-9 && mj.body2 >= 0) side = -(centre(mj.body2) - mj.def.anchor).dot(mj.def.axis);
-        slack.sign = side < 0.0 ? -1.0 : 1.0;
         slack.compliance = 1.0 / mj.def.axial.stiffness;
         slack.damping = mj.def.axial.damping;
       }
@@ -200,6 +198,8 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
   W_.resize(moving_.size());
   system_.set_structure(J_, settings_.dense_rows);
   mu_h_ = model_->settings.dt;
+  turns_ = JointTurns(joints_.size());
+  commit_turns();
   evaluate_rows();
   energy_line_ = mechanical_energy(bodies_, moving_, model_->settings.gravity, phi_, compliance_, drive_offset_);
   if (settings_.stabilization != Stabilization::none) estimate_initial_multipliers();
@@ -259,16 +259,14 @@ void CompliantSimulator::evaluate_rows() {
     }
   }
   for (std::size_t d = 0; d < drives_.size(); ++d) {
-    const RigidJoint& rj = joints_[drive_joint_[d]];
-    const RigidRows rows = rigid_coordinate(rj, drives_[d].coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows rows = drive_coordinate(drive_joint_[d], drives_[d].coordinate);
     drive_s_[d] = rows.value[0];
     phi_[drive_offset_ + d] = drives_[d].error(rows.value[0]);
     J_.blocks[joints_.size() + d][0] = rows.J1;
     J_.blocks[joints_.size() + d][1] = rows.J2;
   }
   for (BoundedDrive& bd : bounded_) {
-    const RigidJoint& rj = joints_[bd.joint];
-    const RigidRows rows = rigid_coordinate(rj, bd.drive.coordinate, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows rows = drive_coordinate(bd.joint, bd.drive.coordinate);
     bd.phi = bd.drive.error(rows.value[0]);
     bd.J[0] = rows.J1.row(0).transpose();
     bd.J[1] = rows.J2.rows() > 0 ? Vec6(rows.J2.row(0).transpose()) : Vec6::Zero();
@@ -284,7 +282,7 @@ void CompliantSimulator::evaluate_stiffness(bool blocks) {
     const RigidJoint& rj = joints_[j];
     RigidVector lambda(rj.count);
     if (slack_[j].slack) {  // the axial row's λ = −σT (SlackRow), then the joint's bilateral rows
-      lambda[0] = -slack_[j].sign * slack_[j].tension;
+      lambda[0] = -slack_[j].sign * (slack_[j].tension - slack_[j].stop_force);
       lambda.tail(rj.count - 1) = mu_.segment(J_.slots[j].offset, rj.count - 1) / h;
     } else {
       lambda = mu_.segment(J_.slots[j].offset, rj.count) / h;
@@ -327,16 +325,8 @@ StepStats CompliantSimulator::step() {
       }
   }
   for (std::size_t j = 0; j < joints_.size(); ++j) {
-    const RigidParts parts = rigid_parts(joints_[j]);
-    const int skip = slack_[j].slack ? 1 : 0;  // a slack axial row may shorten freely: not an error
-    for (int r = skip; r < parts.count; ++r)
-      if (parts.part[r].kind != RigidPart::Kind::dot1)  // lengths (m); dot-1 rows are cosines
-        stats.max_joint_error = std::max(stats.max_joint_error, std::abs(phi_[J_.slots[j].offset + r - skip]));
-    if (slack_[j].slack) {  // its stretch beyond the compliance's C·T
-      const SlackRow& sr = slack_[j];
-      stats.max_joint_error = std::max(stats.max_joint_error, sr.sign * sr.phi - sr.compliance * sr.tension);
-      stats.potential_energy += 0.5 * sr.compliance * sr.tension * sr.tension;
-    }
+    stats.max_joint_error = std::max(stats.max_joint_error, joint_gap(j));  // joints.csv's error (joint_gap.cpp)
+    if (slack_[j].slack) stats.potential_energy += 0.5 * slack_[j].compliance * slack_[j].tension * slack_[j].tension;
   }
   for (int u = 0; u < n; ++u) {
     const RigidBody& body = bodies_[moving_[u]];
@@ -363,6 +353,7 @@ void CompliantSimulator::advance(double t, double h, int depth) {
   s.mu_h = mu_h_;
   s.slack = slack_;
   s.energy_line = energy_line_;
+  s.turns = turns_;
   if (substep(t, h) || depth == kMaxHalvings) return;
   // The projection stalled (header): again from the start of this substep, as two halves.
   bodies_ = s.bodies;
@@ -370,6 +361,7 @@ void CompliantSimulator::advance(double t, double h, int depth) {
   mu_h_ = s.mu_h;
   slack_ = s.slack;
   energy_line_ = s.energy_line;
+  turns_ = s.turns;
   evaluate_rows();
   ++halvings_;
   advance(t, 0.5 * h, depth + 1);
@@ -536,7 +528,8 @@ bool CompliantSimulator::substep(double t, double h) {
   VecX residual = S_.cwiseProduct(mu_) - b - Jv;
   J_.multiply_add(v, residual);
   residual_ = J_.rows ? residual.cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()) : 0.0;
-  // New momenta M v₊ and poses.
+  // New momenta M v₊ and poses; the limited and driven angles are expected to turn by h ṡ₊.
+  lead_turns(v, h);
   for (int u = 0; u < n; ++u) {
     RigidBody& body = bodies_[moving_[u]];
     body.v = v.segment<3>(6 * u);
@@ -570,6 +563,7 @@ bool CompliantSimulator::substep(double t, double h) {
     }
   }
   evaluate_rows();
+  commit_turns();
   return projected;
 }
 

@@ -28,6 +28,7 @@
 #include <memory>
 #include <vector>
 
+#include "affix/joints/joint_turns.hpp"
 #include "affix/joints/rigid_jacobian.hpp"
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
@@ -163,7 +164,7 @@ class CompliantSimulator final : public Simulator {
   MixedLcp lcp_;
   std::vector<RigidContact> contacts_;
   std::vector<UnilateralRow> unilateral_, projection_rows_;
-  enum class RowKind { contact_normal, contact_tangent, limit, slack, drive };
+  enum class RowKind { contact_normal, contact_tangent, limit, slack, slack_stop, drive };
   struct RowOrigin {
     RowKind kind;
     int index;  ///< contact index, the limit's slot (6·joint + 2·limit + side), or the bounded drive
@@ -184,11 +185,24 @@ class CompliantSimulator final : public Simulator {
   /// "Persistence").
   void persist_contacts(const std::vector<RigidPose>& preview);
   std::vector<double> limit_lambda_;     // per joint 6 slots (3 limits × 2 sides): the last λ
+  // Continuous limited and driven angles (joints/joint_turns.hpp; compliant_turns.cpp).
+  JointTurns turns_;                     // per joint of joints_
+  /// Joint j's limit coordinates at the current poses, its angles continuous.
+  RigidRows limit_coordinates(std::size_t j) const;
+  /// Joint j's driven coordinate at the current poses, continuous.
+  RigidRows drive_coordinate(std::size_t j, RigidCoordinate coordinate) const;
+  /// The limited and driven angles' references at the current poses (t = 0, and each substep's end).
+  void commit_turns();
+  /// Before the drift over h at the velocities v (unknowns): each tracked angle expected to move by h ṡ.
+  void lead_turns(const VecX& v, double h);
   /// A slack cable joint's axial row (joint.slack, compliant_unilateral.cpp): kept out of J_, a
-  /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch.
+  /// unilateral row U = −σJ_ax pulling with tension T ≥ 0; σ = ±1 makes σφ the stretch; and its stop in
+  /// compression, U = σJ_ax pushing with F ≥ 0 at σφ = −r (model/slack_cable.hpp).
   struct SlackRow {
     bool slack = false;
     double sign = 1.0;             // σ
+    double reach = 0.0;            // r (m)
+    double stop_force = 0.0;       // F (N) of the last solve
     double compliance = 0.0, damping = 0.0;
     double phi = 0.0;              // φ = d·x₂ at the current poses
     std::array<Vec6, 2> J{Vec6::Zero(), Vec6::Zero()};
@@ -223,6 +237,7 @@ class CompliantSimulator final : public Simulator {
     double mu_h = 0.0;
     std::vector<SlackRow> slack;
     double energy_line = 0.0;
+    JointTurns turns;
   };
   std::vector<Snapshot> snapshots_;     // per halving depth: the state its substep starts from
   double mu_h_ = 0.0;                   // the h of the substep that produced mu_ (μ = hλ)
@@ -233,6 +248,9 @@ class CompliantSimulator final : public Simulator {
   static constexpr double kProjectionTolerance = 1e-7;
   /// Rows this stiff (the default `compliance` 10⁻¹²) are the rigid joints that halving keeps closed.
   static constexpr double kRigidCompliance = 1e-11;
+  /// Joint j's gap at the current rows (m): the measure of joints.csv's `error` (io/joints_writer.hpp),
+  /// read from φ (compliant_joint_gap.cpp).
+  double joint_gap(std::size_t j) const;
   /// The largest |rows[r]| over the rigid rows.
   double rigid_error(const VecX& rows) const;
   int step_ = 0;

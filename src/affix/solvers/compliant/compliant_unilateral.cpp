@@ -201,9 +201,31 @@ void CompliantSimulator::append_slack_rows(double h, bool position, std::vector<
   // taut, it is the joint's own compliant row; slack (μ′ = 0), the stretch at the end of the step,
   // σφ + h σJv₊, stays ≤ (1 − Γ)σφ ≈ 0. In the projection (Δ the pose change, ν′ ≥ 0):
   //   U Δ + C ν′ ≥ σφ − C T,   the compliant target φ = −Cλ of a taut row (λ = −σT).
+  // The stop in compression (model/slack_cable.hpp) is a limit on the stretch, held as the joint limits
+  // are (append_limit_rows): φ_s = σφ + r ≥ 0, U = σJ, in the step U v₊ ≥ −(φ_s − ε)/h (speculative,
+  // inelastic), in the projection U Δ ≥ ε − φ_s within kLimitReach of the stop.
   for (std::size_t j = 0; j < slack_.size(); ++j) {
     const SlackRow& sr = slack_[j];
     if (!sr.slack) continue;
+    const double room = sr.sign * sr.phi + sr.reach;  // φ_s
+    if (!position || room <= kLimitReach) {
+      UnilateralRow stop;
+      stop.body = J_.slots[j].body;
+      stop.J[0] = sr.sign * sr.J[0];
+      stop.J[1] = sr.sign * sr.J[1];
+      if (position) {
+        stop.c = kLimitInside - room;
+      } else {
+        double prescribed_rate = 0.0;
+        const int body[2] = {joints_[j].body1, joints_[j].body2};
+        for (int side = 0; side < 2; ++side)
+          if (body[side] >= 0 && unknown_of_[body[side]] < 0) prescribed_rate += stop.J[side].dot(body_velocity(body[side], VecX()));
+        stop.c = -(room - kLimitInside) / h - prescribed_rate;
+        stop.lambda = h * sr.stop_force;
+      }
+      rows.push_back(stop);
+      if (origin) origin->push_back({RowKind::slack_stop, static_cast<int>(j)});
+    }
     UnilateralRow row;
     row.body = J_.slots[j].body;
     row.J[0] = -sr.sign * sr.J[0];
@@ -266,7 +288,7 @@ void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const RigidJoint& rj = joints_[j];
     if (rj.limit_count == 0) continue;
-    const RigidRows L = rigid_limit_coordinates(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows L = limit_coordinates(j);
     const JointSlot& slot = J_.slots[j];
     const int body[2] = {rj.body1, rj.body2};
     for (int k = 0; k < rj.limit_count; ++k)
@@ -306,9 +328,10 @@ void CompliantSimulator::append_limit_rows(double h, bool position, std::vector<
 
 double CompliantSimulator::limit_violation() const {
   double worst = 0.0;
-  for (const RigidJoint& rj : joints_) {
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j];
     if (rj.limit_count == 0) continue;
-    const RigidRows L = rigid_limit_coordinates(rj, rigid_pose(rj.body1), rigid_pose(rj.body2));
+    const RigidRows L = limit_coordinates(j);
     for (int k = 0; k < rj.limit_count; ++k)
       worst = std::max({worst, rj.limits[k].min - L.value[k], L.value[k] - rj.limits[k].max});
   }
@@ -329,6 +352,10 @@ void CompliantSimulator::keep_unilateral_solution(double h) {
     }
     if (o.kind == RowKind::slack) {
       slack_[o.index].tension = row.lambda / h;
+      continue;
+    }
+    if (o.kind == RowKind::slack_stop) {
+      slack_[o.index].stop_force = row.lambda / h;
       continue;
     }
     if (o.kind == RowKind::drive) {

@@ -9,7 +9,10 @@ namespace affix {
 double DriveRow::error(double s) const {
   if (kind == Kind::motor) return 0.0;
   const double e = s - target;
-  return coordinate == RigidCoordinate::twist ? std::remainder(e, 2.0 * std::numbers::pi) : e;
+  // A limited angle is continuous (joint_turns.hpp) and the way to s* inside the range is s − s* itself;
+  // a free one turns the short way, modulo a turn.
+  const bool limited = std::isfinite(min) || std::isfinite(max);
+  return coordinate == RigidCoordinate::twist && !limited ? std::remainder(e, 2.0 * std::numbers::pi) : e;
 }
 
 double DriveRow::compliance(double rigid_compliance) const {

@@ -33,7 +33,8 @@
 // all of F (the limit row takes F on top of the other loads), which is what a real motor does.
 //
 // A hinge's twist wraps at ±π, so a servo's error φ is taken as the remainder of s − s* in (−π, π]:
-// the servo turns the short way to its set point modulo a turn. Drives add no geometric stiffness
+// the servo turns the short way to its set point modulo a turn. On a limited hinge s is the continuous
+// angle (joints/joint_turns.hpp, which may count turns past ±π) and φ = s − s*, the way inside the range. Drives add no geometric stiffness
 // (K̃ of the joint rows only): their forces are moderate next to the joints' holding forces.
 #include <limits>
 #include <optional>

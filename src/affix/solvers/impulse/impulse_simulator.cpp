@@ -135,9 +135,12 @@ ImpulseSimulator::ImpulseSimulator(std::shared_ptr<const Model> model)
   p_ = VecX::Zero(system_.size());
   h_ = model_->settings.dt;
   snapshots_.resize(kMaxHalvingDepth);
+  turns_ = JointTurns(joints_.size());
+  turn_snapshots_.resize(kMaxHalvingDepth);
   scene_size_ = scene_size(*model_);
   // The state the steps keep: A factorised at the poses of t, and velocities with J u = 0.
   evaluate_jacobians();
+  for (std::size_t j = 0; j < joints_.size(); ++j) commit_limits(turns_, j, joints_[j].rows, limit_rates_[j].value);
   set_limit_rows();
   factorize();
   velocity_correction();
@@ -197,8 +200,29 @@ void ImpulseSimulator::factorize() {
                           "settings.impulse.tikhonov)");
 }
 
+void ImpulseSimulator::lead_turns() {
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j].rows;
+    if (rj.limit_count == 0) continue;
+    const auto velocity = [&](int body) {
+      Vec6 u = Vec6::Zero();
+      if (body >= 0) u << bodies_[body].v, bodies_[body].omega;
+      return u;
+    };
+    lead_limits(turns_, j, rj, limit_rates_[j], velocity(rj.body1), velocity(rj.body2), h_);
+  }
+}
+
+RigidVector ImpulseSimulator::limit_values(std::size_t j, const std::vector<RigidPose>& poses) const {
+  const RigidJoint& rj = joints_[j].rows;
+  RigidVector s = rigid_limit_coordinates(rj, poses[rj.body1], pose_of(rj.body2, poses)).value;
+  turns_.unwrap_limits(j, rj, s);
+  return s;
+}
+
 void ImpulseSimulator::preview() {
   const double h = h_;
+  lead_turns();  // the preview drifts at the current velocities
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     const RigidBody& b = bodies_[i];
     if (b.prescribed) {
@@ -225,7 +249,7 @@ double ImpulseSimulator::preview_violation() {
     c_.segment(offset, rj.count) = value;
     if (rj.count > 0) largest = std::max(largest, joint_error(rj, value));
     if (rj.limit_count == 0) continue;
-    const RigidVector s = rigid_limit_coordinates(rj, p1, p2).value;
+    const RigidVector s = limit_values(j, next_);
     for (int k = 0; k < rj.limit_count; ++k) {
       const int side = joint.limit_side[k];
       // C = s − min ≥ 0 held at min, C = max − s ≥ 0 held at max; the row is C − ε_P/2.
@@ -353,7 +377,7 @@ bool ImpulseSimulator::update_limits() {
     Joint& joint = joints_[j];
     const RigidJoint& rj = joint.rows;
     if (rj.limit_count == 0) continue;
-    const RigidVector s = rigid_limit_coordinates(rj, next_[rj.body1], pose_of(rj.body2, next_)).value;
+    const RigidVector s = limit_values(j, next_);
     const int offset = system_.joints()[j].offset + rj.count;
     for (int k = 0; k < rj.limit_count; ++k) {
       int& side = joint.limit_side[k];
@@ -389,11 +413,15 @@ void ImpulseSimulator::kick(double t_load, double span) {
 bool ImpulseSimulator::advance(double h, int depth, StepStats& stats) {
   deepest_ = std::max(deepest_, depth);
   const bool may_split = depth < kMaxHalvingDepth;
-  if (may_split) snapshots_[depth] = bodies_;  // capacity kept between steps: no allocation
+  if (may_split) {  // capacity kept between steps: no allocation
+    snapshots_[depth] = bodies_;
+    turn_snapshots_[depth] = turns_;
+  }
   if (substep(h, may_split, stats)) return true;
   // Not converging: back to the start of the substep and take it as two halves. Each half turns the
   // bodies by half as much, so the constant gradient of Eq. 2 is closer to the true one (see header).
   bodies_ = snapshots_[depth];
+  turns_ = turn_snapshots_[depth];
   ++stats.warnings;
   h_ = 0.5 * h;
   evaluate_jacobians();
@@ -447,7 +475,8 @@ bool ImpulseSimulator::substep(double h, bool may_give_up, StepStats& stats) {
   // 3b: the contact phase (§7) on the poses the joint correction leads to.
   if (contacts_possible_ && !contact_phase(stats, may_give_up)) return false;
   stats.hit_iteration_cap = stats.hit_iteration_cap || capped_;
-  // 4: free flight to t + h.
+  // 4: free flight to t + h, over which each limited angle turns by h ṡ (joint_turns.hpp).
+  lead_turns();
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     RigidBody& b = bodies_[i];
     if (b.prescribed) continue;
@@ -460,6 +489,7 @@ bool ImpulseSimulator::substep(double h, bool may_give_up, StepStats& stats) {
   // A at t + h for the next substep; with velocity Verlet, the second half of the external impulses and
   // RATTLE's velocity correction at t + h.
   evaluate_jacobians();
+  for (std::size_t j = 0; j < joints_.size(); ++j) commit_limits(turns_, j, joints_[j].rows, limit_rates_[j].value);
   if (verlet) kick(t, 0.5 * h);
   set_limit_rows();
   factorize();
@@ -487,12 +517,12 @@ StepStats ImpulseSimulator::step() {
   stats.step = step_;
   stats.time = time();
   stats.min_distance = std::numeric_limits<double>::infinity();
-  for (const Joint& joint : joints_) {
-    const RigidJoint& rj = joint.rows;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const RigidJoint& rj = joints_[j].rows;
     const RigidPose p1 = now_[rj.body1], p2 = pose_of(rj.body2, now_);
     const RigidRows rows = rigid_rows(rj, p1, p2);
     if (rj.count > 0) stats.max_joint_error = std::max(stats.max_joint_error, joint_error(rj, rows.value));
-    const RigidVector s = rigid_limit_coordinates(rj, p1, p2).value;
+    const RigidVector s = limit_values(j, now_);
     for (int k = 0; k < rj.limit_count; ++k)
       stats.max_joint_error =
           std::max({stats.max_joint_error, rj.limits[k].min - s[k], s[k] - rj.limits[k].max});

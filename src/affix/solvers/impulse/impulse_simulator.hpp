@@ -40,6 +40,7 @@
 #include <memory>
 #include <vector>
 
+#include "affix/joints/joint_turns.hpp"
 #include "affix/model/simulator.hpp"
 #include "affix/solvers/impulse/articulation_system.hpp"
 #include "affix/solvers/impulse/exact_newton.hpp"
@@ -167,6 +168,14 @@ class ImpulseSimulator final : public Simulator {
   int calm_steps_ = 0;                   // steps since start_depth_ last changed
   double t_ = 0.0;                       // the time the bodies are at (substeps included)
   std::vector<std::vector<RigidBody>> snapshots_;  // per halving depth: the state a substep starts from
+  // Continuous limited angles (joints/joint_turns.hpp): a bound past ±180° is seen where the joint is.
+  JointTurns turns_;                      // per joint
+  std::vector<JointTurns> turn_snapshots_;  // per halving depth, beside snapshots_
+  /// Each limited angle expected to turn by h ṡ over the drift at the bodies' current velocities, ṡ from
+  /// limit_rates_ (the poses at t).
+  void lead_turns();
+  /// The limit coordinates of joint j at `poses`, angles continuous.
+  RigidVector limit_values(std::size_t j, const std::vector<RigidPose>& poses) const;
   int refreshes_ = 0;                    // exact Newton factorisations in this step (joint_correction)
   ExactNewton exact_newton_;
   bool newton_active_ = false;

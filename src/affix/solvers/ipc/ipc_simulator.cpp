@@ -103,6 +103,11 @@ IpcSimulator::IpcSimulator(std::shared_ptr<const Model> model)
       drivers_(joint_drivers(bodies_, joints_)) {
   const Model& scene = *model_;
   kinematic_targets_.resize(bodies_.size());
+  if (!joints_.turn_limits.empty()) {  // multi-turn hinge ranges aimed at t = 0 (joint_model.hpp)
+    VecX q0(layout_.total());
+    for (int i = 0; i < layout_.body_count(); ++i) body_segment(layout_, q0, i) = bodies_[i].q0;
+    aim_turn_limits(joints_, bodies_, layout_, q0);
+  }
   // check_model's test, on the solver's own potential.
   refuse_bodies_too_close(scene, ipc_settings_.dhat, bodies_, potential_);
 
@@ -177,6 +182,7 @@ StepStats IpcSimulator::step() {
     body_segment(layout_, q_start, i) = history_[i].q;
     predictions.push_back(predict(settings_.integrator, history_[i], h));
   }
+  aim_turn_limits(joints_, bodies_, layout_, q_start);  // multi-turn hinge ranges (joint_model.hpp)
   // Every body shares one β (all bodies use the same integrator and history length).
   StepConstants c = step_constants(q_start, predictions);
   // apply_force's forces, held for this step only: f = J(x̄)ᵀF, like a scene force.
