@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -376,6 +377,68 @@ TEST(MabdCorotatedBody, TwistedSolveEqualsADenseSolveAndGammaIsPositiveSemidefin
       for (int i = 0; i < 12; ++i) x[i] = random.normal();
       const Vec12 dense = H.fullPivLu().solve(x);
       EXPECT_LT((Q.solve(factor, x) - dense).norm(), 1e-10 * dense.norm()) << to_string(kind) << ", " << sample;
+    }
+  }
+}
+
+/// Γ⁺ by its definition in the header, in S's principal frame: S = sym(RᵀA) = V diag(s) Vᵀ, p = ∂ψ/∂s,
+/// τ_k = (p_i + p_j)/(s_i + s_j) clamped at 0, Γ = volume · V diag(τ) Vᵀ.
+Mat3 principal_twist(const Mat3& A, const Mat3& R, double volume, RotationExtraction kind) {
+  const Mat3 RtA = R.transpose() * A;
+  const Eigen::SelfAdjointEigenSolver<Mat3> eigen(0.5 * (RtA + RtA.transpose()));
+  const Vec3 s = eigen.eigenvalues();
+  Vec3 p;
+  if (kind == RotationExtraction::polar) {  // ψ = μ Σ(s − 1)² + ½λ(Σ(s − 1))²
+    p = 2.0 * kLame.mu * (s.array() - 1.0).matrix() + Vec3::Constant(kLame.lambda * (s.sum() - 3.0));
+  } else {  // St. Venant–Kirchhoff: p_i = s_i(2μE_i + λΣE), E_i = ½(s_i² − 1)
+    const Vec3 E = 0.5 * (s.array().square() - 1.0).matrix();
+    p = s.cwiseProduct(2.0 * kLame.mu * E + Vec3::Constant(kLame.lambda * E.sum()));
+  }
+  Vec3 tau;
+  for (int k = 0; k < 3; ++k) {
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    tau[k] = std::max(0.0, (p[i] + p[j]) / (s[i] + s[j]));
+  }
+  return volume * eigen.eigenvectors() * tau.asDiagonal() * eigen.eigenvectors().transpose();
+}
+
+// The end of a step reads Ψ and Γ together (elastic_state): the same Ψ as elastic_energy, and Γ (with its
+// negative twists clamped, psd_clamp.hpp) as the header defines it in the principal frame.
+TEST(MabdCorotatedBody, ElasticStateIsTheEnergyAndThePrincipalTwistStiffness) {
+  RandomStates random(31);
+  for (RotationExtraction kind : kKinds) {
+    int clamped = 0;
+    for (int sample = 0; sample < 200; ++sample) {
+      const Vec12 q = random.near_rigid(sample % 2 ? 5e-2 : 1e-5);
+      const Mat3 A = state_matrix(q);
+      const Mat3 R = rotation_of(q, kind);
+      const ElasticState state = elastic_state(A, R, kVolume, kLame, kind);
+      EXPECT_NEAR(state.energy, elastic_energy(q, R, kVolume, kLame, kind), 1e-13 * state.energy) << sample;
+      const Mat3 reference = principal_twist(A, R, kVolume, kind);
+      EXPECT_LE((state.twist - reference).norm(), 1e-9 * reference.norm() + 1e-12 * kLame.mu * kVolume)
+          << to_string(kind) << ", sample " << sample;
+      clamped += Eigen::SelfAdjointEigenSolver<Mat3>(reference).eigenvalues().minCoeff() < 1e-9 * reference.norm();
+    }
+    EXPECT_GT(clamped, 20) << "the samples exercise the clamp";
+  }
+}
+
+// Two bodies' rotations at once (rotations_of) are each body's own to the bit, also where the polar
+// iteration falls back to the SVD (an inverted A) or takes its most steps (far from a rotation).
+TEST(MabdCorotatedBody, RotationsOfTwoBodiesAreEachBodysOwn) {
+  RandomStates random(37);
+  std::vector<Mat3> matrices;
+  for (int k = 0; k < 20; ++k) matrices.push_back(state_matrix(random.near_rigid(k % 3 ? 1e-3 : 0.3)));
+  matrices.push_back(random.rotation() * Vec3(1.0, 1.0, -1.0).asDiagonal());  // inverted: the SVD
+  matrices.push_back(random.rotation() * Vec3(5.0, 0.2, 1.0).asDiagonal());   // far from a rotation
+  for (RotationExtraction kind : kKinds) {
+    for (std::size_t a = 0; a < matrices.size(); ++a) {
+      const std::size_t b = (a * 7 + 3) % matrices.size();
+      Mat3 R0, R1;
+      rotations_of(matrices[a], matrices[b], kind, R0, R1);
+      EXPECT_EQ(R0, rotation_of(matrices[a], kind)) << to_string(kind) << ", " << a;
+      EXPECT_EQ(R1, rotation_of(matrices[b], kind)) << to_string(kind) << ", " << b;
+      EXPECT_EQ(R0, CoRotation(matrices[a], kind).rotation());
     }
   }
 }

@@ -80,9 +80,10 @@ void check_mass_properties(const BodyDef& def, const ModelBody& body, const Mass
   }
 }
 
-/// A shape's identity for sharing: its kind and every field, as bytes (the same bytes, the same mesh).
-std::string shape_key(const Shape& shape) {
-  std::string key(1, static_cast<char>(shape.index()));
+/// A shape's identity for sharing: its kind and every field, as bytes (the same bytes, the same mesh),
+/// appended to `key` (the caller's buffer is reused: a capsule's 21 bytes were an allocation per body).
+void append_shape_key(const Shape& shape, std::string& key) {
+  key.push_back(static_cast<char>(shape.index()));
   const auto add = [&key](const auto& value) {
     key.append(reinterpret_cast<const char*>(&value), sizeof value);
   };
@@ -109,14 +110,13 @@ std::string shape_key(const Shape& shape) {
           for (const ShapePart& part : s.parts) {
             for (int k = 0; k < 3; ++k) add(part.position[k]), add(part.scale[k]);
             add(part.rotation.w()), add(part.rotation.x()), add(part.rotation.y()), add(part.rotation.z());
-            key += shape_key(part.shape);
+            append_shape_key(part.shape, key);
           }
         } else {  // capsule, cylinder
           add(s.radius), add(s.length), add(s.resolution);
         }
       },
       shape);
-  return key;
 }
 
 /// What a body takes from its shape alone, computed once per distinct shape: a 10⁶-link chain has one
@@ -153,12 +153,26 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
   // A shape is meshed, checked and integrated where it first occurs, so an invalid one is reported at
   // the first body that has it, as if every body were meshed in turn.
   std::unordered_map<std::string, ShapeFacts> shapes;
+  // Consecutive bodies mostly share their shape (a chain, a net): the last key is compared before the
+  // map is searched. And a body whose mass properties equal the last checked body's passes its checks.
+  std::string key, last_key;
+  ShapeFacts* last_facts = nullptr;
+  const ModelBody* last_checked = nullptr;
+  double last_volume = 0.0;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     const BodyDef& def = scene.bodies[i];
     ModelBody body;
     body.name = def.name;
-    auto [found, inserted] = shapes.try_emplace(shape_key(def.shape));
-    ShapeFacts& facts = found->second;
+    key.clear();
+    append_shape_key(def.shape, key);
+    bool inserted = false;
+    if (!last_facts || key != last_key) {
+      const auto found = shapes.try_emplace(key);
+      inserted = found.second;
+      last_facts = &found.first->second;  // stable: an unordered_map's nodes do not move
+      last_key = key;
+    }
+    ShapeFacts& facts = *last_facts;
     if (inserted) {
       facts.mesh = std::make_shared<const TriangleMesh>(body_mesh(def.shape, scene.file, body_path(i) + ".shape"));
       facts.props = mass_properties(*facts.mesh);
@@ -180,7 +194,11 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
     // (a volume check_mass_properties refuses has no inertia tensor)
     if (std::isnormal(props.volume) && props.volume > 0.0) body.inertia = inertia_tensor(props, density);
     if (def.inertial) set_inertial(*def.inertial, body);
-    check_mass_properties(def, body, props, scene, i);
+    // The checks read these alone (and the gravity, the scene's): equal ones passed already.
+    const bool checked = last_checked && props.volume == last_volume && body.mass == last_checked->mass &&
+                         body.inertia == last_checked->inertia && body.first_moment == last_checked->first_moment &&
+                         body.second_moment == last_checked->second_moment;
+    if (!checked) check_mass_properties(def, body, props, scene, i);
 
     body.stiffness = def.stiffness;
     body.friction = def.friction;
@@ -196,6 +214,7 @@ std::vector<ModelBody> compile_bodies(const Scene& scene) {
     body.velocity = def.velocity;
     body.angular_velocity = def.angular_velocity;
     bodies.push_back(std::move(body));
+    last_checked = &bodies.back(), last_volume = props.volume;  // reserved: the vector does not move
   }
   return bodies;
 }

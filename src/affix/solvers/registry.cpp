@@ -65,11 +65,12 @@ void refuse_unsupported_joints(const Model& model) {
   const SolverCapabilities caps = solver_capabilities(model.settings.solver);
   for (std::size_t k = 0; k < model.joints.size(); ++k) {
     const JointDef& def = model.joints[k].def;
-    const std::string path = model.file.string() + ": joints[" + std::to_string(k) + "]";
+    // The path is written only for a message: for every joint it was two allocations (0.1 s at 10⁶).
+    const auto path = [&] { return model.file.string() + ": joints[" + std::to_string(k) + "]"; };
     if (!caps.supports(def.type))
-      throw InputError(path + ".type: the " + model.settings.solver + " solver has no " + to_string(def.type) + " joint");
+      throw InputError(path() + ".type: the " + model.settings.solver + " solver has no " + to_string(def.type) + " joint");
     if (!caps.joint_drives && (def.motor || def.servo))
-      throw InputError(path + (def.motor ? ".motor" : ".servo") + ": the " + model.settings.solver +
+      throw InputError(path() + (def.motor ? ".motor" : ".servo") + ": the " + model.settings.solver +
                        " solver has no joint motors or servos (use the compliant solver, or remove it)");
   }
 }

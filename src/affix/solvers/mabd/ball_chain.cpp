@@ -9,34 +9,36 @@
 namespace affix {
 namespace {
 
-/// A 3×3 pivot's Cholesky factor P = L Lᵀ, written out: Eigen's LLT of a fixed 3×3 sends a matrix
-/// right-hand side through its general triangular solver (with packing), measured 6 % of a 10⁴-link step.
-/// The same test as factor_spd (spd_factor.hpp): false at a pivot L_kk² ≤ 0 or below kSingularPivot of
-/// P's largest diagonal entry. It keeps 1/L_kk, so that a solve only multiplies.
+/// A 3×3 pivot's factor P = L D Lᵀ (L unit lower triangular), written out: Eigen's LLT of a fixed 3×3
+/// sends a matrix right-hand side through its general triangular solver (with packing), measured 6 % of a
+/// 10⁴-link step. LDLᵀ rather than Cholesky's L Lᵀ: the forward elimination is a chain through every
+/// pivot, and its three square roots were half of each pivot's latency; D's entries are Cholesky's L_kk²,
+/// so the test is that of factor_spd (spd_factor.hpp): false at a pivot d_k ≤ 0 or below kSingularPivot
+/// of P's largest diagonal entry. It keeps 1/d_k, so that a solve only multiplies.
 class Pivot3 {
  public:
   bool factor(const Mat3& P) {  // reads P's lower triangle, as Eigen's LLT does
     const double d0 = P(0, 0);
     if (!(d0 > 0.0)) return false;
-    inv0_ = 1.0 / std::sqrt(d0);
+    inv0_ = 1.0 / d0;
     l10_ = P(1, 0) * inv0_, l20_ = P(2, 0) * inv0_;
-    const double d1 = P(1, 1) - l10_ * l10_;
+    const double d1 = P(1, 1) - l10_ * P(1, 0);
     if (!(d1 > 0.0)) return false;
-    inv1_ = 1.0 / std::sqrt(d1);
-    l21_ = (P(2, 1) - l20_ * l10_) * inv1_;
-    const double d2 = P(2, 2) - l20_ * l20_ - l21_ * l21_;
+    inv1_ = 1.0 / d1;
+    const double e21 = P(2, 1) - l20_ * P(1, 0);  // d1 · l21
+    l21_ = e21 * inv1_;
+    const double d2 = P(2, 2) - l20_ * P(2, 0) - l21_ * e21;
     if (!(d2 > 0.0)) return false;
-    inv2_ = 1.0 / std::sqrt(d2);
+    inv2_ = 1.0 / d2;
     return std::min({d0, d1, d2}) > kSingularPivot * P.diagonal().maxCoeff();
   }
-  /// P⁻¹ b: L y = b forward, then Lᵀ x = y backward.
+  /// P⁻¹ b: L y = b forward, then D Lᵀ x = y backward.
   Vec3 solve(const Vec3& b) const {
-    const double y0 = b[0] * inv0_;
-    const double y1 = (b[1] - l10_ * y0) * inv1_;
-    const double y2 = (b[2] - l20_ * y0 - l21_ * y1) * inv2_;
+    const double y1 = b[1] - l10_ * b[0];
+    const double y2 = b[2] - l20_ * b[0] - l21_ * y1;
     const double x2 = y2 * inv2_;
-    const double x1 = (y1 - l21_ * x2) * inv1_;
-    return Vec3((y0 - l10_ * x1 - l20_ * x2) * inv0_, x1, x2);
+    const double x1 = y1 * inv1_ - l21_ * x2;
+    return Vec3(b[0] * inv0_ - l10_ * x1 - l20_ * x2, x1, x2);
   }
   Mat3 solve(const Mat3& B) const {
     Mat3 X;
@@ -45,7 +47,7 @@ class Pivot3 {
   }
 
  private:
-  double inv0_ = 0.0, inv1_ = 0.0, inv2_ = 0.0;  // 1/L_kk
+  double inv0_ = 0.0, inv1_ = 0.0, inv2_ = 0.0;  // 1/d_k
   double l10_ = 0.0, l20_ = 0.0, l21_ = 0.0;     // L below its diagonal
 };
 

@@ -1,11 +1,11 @@
 #include "affix/solvers/mabd/corotated_body.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 
 #include "affix/body/affine_body.hpp"
 #include "affix/math/rotation.hpp"
+#include "affix/solvers/mabd/psd_clamp.hpp"
 
 namespace affix {
 namespace {
@@ -18,24 +18,45 @@ namespace {
 /// cross products, the determinant their first dotted with r₀. Near a rotation the error after a step is
 /// about half the square of the change the step made (Higham 1986, Eq. 3.3), so a change below 10⁻⁸
 /// leaves an error at round-off (5·10⁻¹⁷) and the step that would only confirm it is not taken.
-Mat3 polar_factor(const Mat3& A) {
-  constexpr int kMaxIterations = 6;
+constexpr int kPolarIterations = 6;
+enum class PolarStep { going, converged, failed };
+// Inlined by force: called from two loops, it was left out of line, and the calls cost 2 % of a step.
+[[gnu::always_inline]] inline PolarStep polar_step(Mat3& R) {
   constexpr double kConverged = 1e-8;
+  Mat3 cofactor;
+  cofactor.col(0) = R.col(1).cross(R.col(2));
+  cofactor.col(1) = R.col(2).cross(R.col(0));
+  cofactor.col(2) = R.col(0).cross(R.col(1));
+  const double det = R.col(0).dot(cofactor.col(0));
+  if (!(det > 0.0)) return PolarStep::failed;
+  // One division, not Eigen's nine of cofactor / det: the divisions' latency was most of the factor.
+  const Mat3 next = 0.5 * R + (0.5 / det) * cofactor;
+  const double change = (next - R).cwiseAbs().maxCoeff();
+  R = next;
+  return change < kConverged ? PolarStep::converged : PolarStep::going;
+}
+
+Mat3 polar_factor(const Mat3& A) {
   Mat3 R = A;
-  for (int k = 0; k < kMaxIterations; ++k) {
-    Mat3 cofactor;
-    cofactor.col(0) = R.col(1).cross(R.col(2));
-    cofactor.col(1) = R.col(2).cross(R.col(0));
-    cofactor.col(2) = R.col(0).cross(R.col(1));
-    const double det = R.col(0).dot(cofactor.col(0));
-    if (!(det > 0.0)) break;
-    // One division, not Eigen's nine of cofactor / det: the divisions' latency was most of the factor.
-    const Mat3 next = 0.5 * R + (0.5 / det) * cofactor;
-    const double change = (next - R).cwiseAbs().maxCoeff();
-    R = next;
-    if (change < kConverged) return R;
+  for (int k = 0; k < kPolarIterations; ++k) {
+    const PolarStep step = polar_step(R);
+    if (step == PolarStep::converged) return R;
+    if (step == PolarStep::failed) break;
   }
   return polar_rotation(A);
+}
+
+/// polar_factor of two matrices, their iterations side by side: each step waits on its division (and
+/// the next step on it), so two independent chains fill each other's latency. The same steps and tests
+/// as polar_factor, so the same R to the bit.
+void polar_factors(const Mat3& A0, const Mat3& A1, Mat3& R0, Mat3& R1) {
+  Mat3 R[2] = {A0, A1};
+  PolarStep step[2] = {PolarStep::going, PolarStep::going};
+  for (int k = 0; k < kPolarIterations && (step[0] == PolarStep::going || step[1] == PolarStep::going); ++k)
+    for (int j = 0; j < 2; ++j)
+      if (step[j] == PolarStep::going) step[j] = polar_step(R[j]);
+  R0 = step[0] == PolarStep::converged ? R[0] : polar_rotation(A0);
+  R1 = step[1] == PolarStep::converged ? R[1] : polar_rotation(A1);
 }
 
 /// The columns of A made orthonormal in order (header, `normalize`).
@@ -136,19 +157,25 @@ const Eigen::Matrix<double, 12, 3>& twist_basis() {
   return U;
 }
 
-Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind) {
+ElasticState elastic_state(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind) {
   // τ_k = (p_i + p_j)/(s_i + s_j) = (tr P − p_k)/(tr S − s_k) with P = ψ's principal stress as a matrix,
   // a function of S and so diagonal in S's eigenvectors: Γ/V = (tr(P) I − P)(tr(S) I − S)⁻¹, no
   // eigendecomposition unless a τ is negative and must be clamped.
+  // One RᵀA for Ψ and Γ: for the polar R, S = sym(RᵀA) is also I + ε of the energy and P its stress.
   const Mat3 RtA = R.transpose() * A;
   const Mat3 S = 0.5 * (RtA + RtA.transpose());
   const Mat3 I = Mat3::Identity();
+  ElasticState out;
   Mat3 P;
   if (kind == RotationExtraction::polar) {
-    P = 2.0 * lame.mu * (S - I) + lame.lambda * (S.trace() - 3.0) * I;
+    const Mat3 eps = S - I;
+    const double tr = eps.trace();
+    P = 2.0 * lame.mu * eps + lame.lambda * tr * I;
+    out.energy = volume * (lame.mu * eps.squaredNorm() + 0.5 * lame.lambda * tr * tr);
   } else {
     const Mat3 E = 0.5 * (S * S - I);  // Green's strain in the principal frame of S
     P = S * (2.0 * lame.mu * E + lame.lambda * E.trace() * I);
+    out.energy = elastic_energy(affine_state(Vec3::Zero(), A), R, volume, lame, kind);
   }
   const Mat3 product = (P.trace() * I - P) * (S.trace() * I - S).inverse();
   const Mat3 gamma = 0.5 * volume * (product + product.transpose());
@@ -158,13 +185,23 @@ Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& la
   // which clamping would change by that round-off alone; H₀ outweighs such an eigenvalue by far.
   const Mat3 shifted = gamma + 1e-12 * gamma.diagonal().cwiseAbs().sum() * Mat3::Identity();
   const auto minor = [&](int i, int j) { return shifted(i, i) * shifted(j, j) - shifted(i, j) * shifted(i, j); };
-  if (shifted.diagonal().minCoeff() >= 0.0 && minor(0, 1) >= 0.0 && minor(0, 2) >= 0.0 && minor(1, 2) >= 0.0 &&
-      shifted.determinant() >= 0.0)
-    return gamma;
-  Eigen::SelfAdjointEigenSolver<Mat3> eigen;
-  eigen.computeDirect(gamma);
-  if (eigen.eigenvalues().minCoeff() >= 0.0) return gamma;
-  return eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() * eigen.eigenvectors().transpose();
+  const bool semi_definite = shifted.diagonal().minCoeff() >= 0.0 && minor(0, 1) >= 0.0 && minor(0, 2) >= 0.0 &&
+                             minor(1, 2) >= 0.0 && shifted.determinant() >= 0.0;
+  out.twist = semi_definite ? gamma : clamp_negative_eigenvalues(gamma);  // psd_clamp.hpp
+  return out;
+}
+
+Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind) {
+  return elastic_state(A, R, volume, lame, kind).twist;
+}
+
+Mat3 rotation_of(const Mat3& A, RotationExtraction kind) {
+  return kind == RotationExtraction::polar ? polar_factor(A) : orthonormalised(A);
+}
+
+void rotations_of(const Mat3& A0, const Mat3& A1, RotationExtraction kind, Mat3& R0, Mat3& R1) {
+  if (kind == RotationExtraction::polar) return polar_factors(A0, A1, R0, R1);
+  R0 = orthonormalised(A0), R1 = orthonormalised(A1);
 }
 
 void CoRotation::set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma) {
@@ -198,8 +235,7 @@ Vec12 CoRotation::solve_local(const CorotatedFactor& factor, const Vec12& y) con
 
 Columns12 CoRotation::solve(const CorotatedFactor& factor, const Columns12& X) const { return solved(factor, X); }
 
-CoRotation::CoRotation(const Mat3& A, RotationExtraction kind)
-    : R_(kind == RotationExtraction::polar ? polar_factor(A) : orthonormalised(A)) {}
+CoRotation::CoRotation(const Mat3& A, RotationExtraction kind) : R_(rotation_of(A, kind)) {}
 
 Vec12 CoRotation::apply(const Vec12& x) const { return rotated(R_, x); }
 

@@ -82,6 +82,19 @@ const Eigen::Matrix<double, 12, 3>& twist_basis();
 /// Γ of the header: the body's twist stiffness at A with rotation R, in body axial coordinates, ≥ 0.
 Mat3 twist_stiffness(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind);
 
+/// Ψ and Γ at A together, from one RᵀA (the end of a step reads both for every body).
+struct ElasticState {
+  double energy = 0.0;  ///< Ψ, as elastic_energy
+  Mat3 twist;           ///< Γ, as twist_stiffness
+};
+ElasticState elastic_state(const Mat3& A, const Mat3& R, double volume, const Lame& lame, RotationExtraction kind);
+
+/// The rotation CoRotation reads from A (the polar factor, or A orthonormalised), without the rest of it.
+Mat3 rotation_of(const Mat3& A, RotationExtraction kind);
+/// rotation_of two bodies at once, the same to the bit: the polar factor's Newton iterations of both side
+/// by side, each one's latency filled by the other's (6 % of a 10⁵-link chain's step was their waiting).
+void rotations_of(const Mat3& A0, const Mat3& A1, RotationExtraction kind, Mat3& R0, Mat3& R1);
+
 /// Up to 6 columns of 12 DOFs (a joint side's rows transposed, or their responses H⁻¹Gᵀ): fixed
 /// capacity, so no solve allocates.
 using Columns12 = Eigen::Matrix<double, 12, Eigen::Dynamic, Eigen::ColMajor, 12, 6>;
@@ -90,6 +103,8 @@ using Columns12 = Eigen::Matrix<double, 12, Eigen::Dynamic, Eigen::ColMajor, 12,
 class CoRotation {
  public:
   CoRotation(const Mat3& A, RotationExtraction kind);
+  /// From a rotation already read from A (rotations_of).
+  explicit CoRotation(const Mat3& R) : R_(R) {}
   const Mat3& rotation() const { return R_; }  ///< the polar factor, or A orthonormalised
   /// Adds h²Γ (twist_stiffness × h²) to the Newton matrix: H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ (header).
   void set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma);

@@ -122,6 +122,7 @@ DualSolver::Method DualSolver::method(const KktSystem& system, std::size_t c, Du
 void DualSolver::classify(const KktSystem& system, DualSolverKind kind) {
   if (!graph_ || !graph_->describes(system)) {
     graph_.emplace(system), ++classifications_;
+    system.dual_offsets(offsets_);  // the row counts are the graph's: kept while it describes the system
     loops_.clear(), loops_.resize(graph_->components().size());
     ball_chains_.clear(), ball_chains_.resize(graph_->components().size());
     ball_fits_of_ = nullptr, ball_fits_.clear();
@@ -147,6 +148,7 @@ void DualSolver::classify(const KktSystem& system, DualSolverKind kind) {
 
 bool DualSolver::needs_rows(const KktSystem& system, DualSolverKind kind) {
   classify(system, kind);
+  classified_ = &system, classified_kind_ = kind;
   const std::vector<JointComponent>& components = graph_->components();
   for (std::size_t c = 0; c < components.size(); ++c)
     if (!components[c].joints.empty() && methods_[c] != Method::ball_chain) return true;
@@ -154,7 +156,8 @@ bool DualSolver::needs_rows(const KktSystem& system, DualSolverKind kind) {
 }
 
 const KktSolution& DualSolver::solve(const KktSystem& system, DualSolverKind kind, const GaussSeidelLimits& limits) {
-  classify(system, kind);
+  if (classified_ != &system || classified_kind_ != kind) classify(system, kind);  // needs_rows's (header)
+  classified_ = nullptr;
   report_ = {};
   if (counts_.chains + counts_.trees + counts_.loops + counts_.gauss_seidel == 0) {  // no need to split
     solution_ = direct_.solve(system);
@@ -163,7 +166,6 @@ const KktSolution& DualSolver::solve(const KktSystem& system, DualSolverKind kin
     return solution_;
   }
 
-  system.dual_offsets(offsets_);
   KktSolution& solution = solution_;
   solution.dq.resize(system.bodies.size());
   solution.lambda.setZero(offsets_.back());
