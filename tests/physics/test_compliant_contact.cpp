@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "support/physics.hpp"
@@ -74,6 +75,43 @@ TEST(CompliantContact, ElasticBounceAtATenthOfASecondKeepsItsShadowEnergyAndItsH
   EXPECT_LT(worst_shadow, 1e-9 * shadow0);
   EXPECT_LE(highest, H + 1e-12);
   EXPECT_GT(highest, H - 1e-9);
+}
+
+// A sphere thrown sliding at v₀ along the ground (μ = 0.5) is slowed and spun up by friction until it
+// rolls: its angular momentum about the contact point is conserved, m v₀ r = (m r² + I) ω, so it rolls at
+// v = v₀ / (1 + I/(m r²)) (5/7 v₀ for a solid sphere; I of the model's 24-segment mesh here), after
+// t = (v₀ − v)/(μg). Before the rows' lever arms were taken at each body's own surface point
+// (compliant_unilateral.cpp, "Lever arms") it turned about the overlap's midpoint, 0.051 m at h = 0.1,
+// and kept slipping at 0.96 m/s.
+TEST(CompliantContact, SlidingSphereStartsRollingAtTheClosedFormSpeed) {
+  const double r = 0.1, v0 = 2.0, mu = 0.5, g = 9.81;
+  for (const double h : {0.01, 1.0 / 60.0, 0.1}) {
+    BodyDef ball = test::sphere_body("ball", r, {0, 0, r + 1e-4});
+    ball.mass = 1.0;
+    ball.friction = mu;
+    ball.velocity = Vec3(v0, 0, 0);
+    Scene scene = test::scene_with({ball}, h, Ground{0.0, mu});
+    const auto model = test::compiled(scene, "compliant");
+    const auto sim = make_simulator(model);
+    const double k = model->bodies[0].inertia(1, 1) / (model->bodies[0].mass * r * r);
+    const double rolling = v0 / (1.0 + k), t_roll = (v0 - rolling) / (mu * g);
+    double rolled_at = -1.0;
+    const int steps = static_cast<int>(std::lround(1.0 / h));
+    for (int n = 1; n <= steps; ++n) {
+      sim->step();
+      const BodyVelocity u = sim->velocities()[0];
+      const double slip = u.linear.x() - u.angular.y() * r;
+      if (rolled_at < 0.0 && std::abs(slip) < 1e-6) rolled_at = n * h;
+    }
+    const BodyVelocity u = sim->velocities()[0];
+    std::printf("h = %.4f: rolls at %.6f m/s (closed form %.6f) from t = %.4f s (closed form %.4f), slip %.1e\n", h,
+                u.linear.x(), rolling, rolled_at, t_roll, u.linear.x() - u.angular.y() * r);
+    EXPECT_NEAR(u.linear.x(), rolling, 1e-6 * v0);
+    EXPECT_NEAR(u.angular.y() * r, rolling, 1e-6 * v0);
+    ASSERT_GT(rolled_at, 0.0);
+    EXPECT_LE(rolled_at, t_roll + h + 1e-12);  // within the step that reaches it
+    EXPECT_GE(rolled_at, t_roll - 1e-12);
+  }
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // (random joint blocks on a chain of bodies, dense and CHOLMOD paths) and unilateral rows bounded below
 // by 0, the solution equals the one found by enumerating every active set and solving the full
 // [A B; Bᵀ D] system densely; with friction rows (bounds ±μλ_n) the solution meets every
-// complementarity condition of the box-friction LCP; a warm start from the solution takes one sweep.
+// complementarity condition of the box-friction LCP, by pivoting and by PGS; a warm start from the
+// solution takes PGS one sweep and pivoting one solve.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -113,11 +114,14 @@ struct Solution {
   MixedLcpResult result;
 };
 
-Solution solve(Problem& p, int dense_rows, int sweeps = 10000) {
+enum class Method { pivoting, pgs };
+
+Solution solve(Problem& p, int dense_rows, int sweeps = 10000, Method method = Method::pivoting) {
   ReducedSystem system;
   system.set_structure(p.J, dense_rows);
   EXPECT_TRUE(system.factorize(p.J, p.W, p.S));
   MixedLcp lcp;
+  if (method == Method::pgs) lcp.set_pivoting_rows(0);
   Solution s;
   s.v = p.v_free;
   s.result = lcp.solve(p.J, system, p.W, nullptr, p.b, p.rows, s.v, s.mu, sweeps, 1e-14);
@@ -162,15 +166,10 @@ TEST_P(MixedLcpPaths, ContactRowsMatchTheActiveSetFoundByEnumeration) {
       if (ok) ++found, best_lambda = lambda, best_mu = mu;
     }
     ASSERT_EQ(found, 1) << "trial " << trial;  // Z positive definite: exactly one solution
-    // By pivoting (small, no friction rows), and by PGS: a friction row with μ = 0 (λ = 0 always) makes
-    // the rows ineligible for pivoting.
-    Problem with_friction = p;
-    UnilateralRow zero = p.rows[0];
-    zero.normal = 0;
-    zero.friction = 0.0;
-    with_friction.rows.push_back(zero);
+    // By pivoting, and by PGS.
+    Problem again = p;
     const Solution s = solve(p, GetParam());
-    const Solution pgs = solve(with_friction, GetParam());
+    const Solution pgs = solve(again, GetParam(), 10000, Method::pgs);
     EXPECT_TRUE(s.result.converged);
     EXPECT_GT(s.result.pivots, 0);
     EXPECT_EQ(s.result.sweeps, 0);
@@ -183,13 +182,22 @@ TEST_P(MixedLcpPaths, ContactRowsMatchTheActiveSetFoundByEnumeration) {
   }
 }
 
+// Both methods: pivoting with friction rows at their bounds taken as ±μλ_n of their normal
+// (mixed_lcp_pivoting.cpp) settles in solves, not sweeps; PGS meets the same conditions.
 TEST_P(MixedLcpPaths, FrictionRowsMeetEveryComplementarityCondition) {
   std::mt19937 rng(11);
-  for (int trial = 0; trial < 20; ++trial) {
-    Problem p = random_problem(rng, true);
+  int sliding = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const Problem base = random_problem(rng, true);
+    Problem p = base;
+    const Method method = trial % 2 == 0 ? Method::pivoting : Method::pgs;
     const Dense d = dense_blocks(p);
-    const Solution s = solve(p, GetParam());
+    const Solution s = solve(p, GetParam(), 10000, method);
     ASSERT_TRUE(s.result.converged) << "trial " << trial;
+    if (method == Method::pivoting) {
+      EXPECT_EQ(s.result.sweeps, 0) << "trial " << trial;
+      EXPECT_GT(s.result.pivots, 0) << "trial " << trial;
+    }
     // The bilateral rows exactly, v = v_free + W(Jᵀμ + Uᵀλ) as the dense blocks say.
     EXPECT_LT((d.A * s.mu + d.B * s.lambda - p.b).cwiseAbs().maxCoeff(), 1e-9) << "trial " << trial;
     const VecX w = d.B.transpose() * s.mu + d.D * s.lambda + d.Uv;
@@ -207,19 +215,26 @@ TEST_P(MixedLcpPaths, FrictionRowsMeetEveryComplementarityCondition) {
       } else if (s.lambda[r] >= hi - 1e-9 && !(hi - lo <= 2e-9)) {
         EXPECT_LE(residual, 1e-8) << "trial " << trial << " row " << r;
       }
+      if (row.normal >= 0 && hi > 1e-9 && std::abs(s.lambda[r]) >= hi - 1e-9) ++sliding;
     }
   }
+  EXPECT_GT(sliding, 10);  // the random systems do put friction rows on the pyramid's edges
 }
 
 TEST_P(MixedLcpPaths, WarmStartFromTheSolutionConvergesInOneSweep) {
   std::mt19937 rng(13);
   Problem p = random_problem(rng, true);
-  const Solution cold = solve(p, GetParam());  // leaves the solution in p.rows as the warm start
-  const Solution warm = solve(p, GetParam());
+  const Solution cold = solve(p, GetParam(), 10000, Method::pgs);  // leaves the solution in p.rows as the warm start
+  const Solution warm = solve(p, GetParam(), 10000, Method::pgs);
   std::printf("cold start %d sweeps, warm start %d\n", cold.result.sweeps, warm.result.sweeps);
   EXPECT_GT(cold.result.sweeps, 1);
   EXPECT_EQ(warm.result.sweeps, 1);
   EXPECT_LT((warm.lambda - cold.lambda).cwiseAbs().maxCoeff(), 1e-10);
+  // Pivoting from the solution's sets (some friction rows on their bounds): one solve, the same λ.
+  const Solution pivoted = solve(p, GetParam());
+  EXPECT_EQ(pivoted.result.pivots, 1);
+  EXPECT_EQ(pivoted.result.sweeps, 0);
+  EXPECT_LT((pivoted.lambda - cold.lambda).cwiseAbs().maxCoeff(), 1e-8);
 }
 
 // At the cap (mixed_lcp.hpp): a solve cut short after one sweep from a cold start is not converged; one
@@ -231,16 +246,16 @@ TEST_P(MixedLcpPaths, AtTheCapConvergedOnlyWhenTheLastSweepChangedLittle) {
   for (int trial = 0; trial < 20; ++trial) {
     const Problem base = random_problem(rng, true);
     Problem reference = base;
-    const Solution exact = solve(reference, GetParam());
+    const Solution exact = solve(reference, GetParam(), 10000, Method::pgs);
     ASSERT_TRUE(exact.result.converged);
     if (exact.result.sweeps < 4) continue;
     Problem one = base;
-    const Solution first = solve(one, GetParam(), 1);
+    const Solution first = solve(one, GetParam(), 1, Method::pgs);
     EXPECT_FALSE(first.result.converged) << "trial " << trial << " residual " << first.result.residual;
     EXPECT_GT(first.result.residual, MixedLcp::kCapResidual);
     for (int cap = 2; cap < exact.result.sweeps; ++cap) {
       Problem capped = base;
-      const Solution s = solve(capped, GetParam(), cap);
+      const Solution s = solve(capped, GetParam(), cap, Method::pgs);
       ASSERT_EQ(s.result.sweeps, cap);
       EXPECT_EQ(s.result.converged, s.result.residual <= MixedLcp::kCapResidual);
       if (!s.result.converged) continue;

@@ -117,6 +117,7 @@ class RunLoop {
         names_(std::move(inputs.body_names)),
         joints_(std::move(inputs.joints)),
         tear_(std::move(inputs.tear)),
+        depth_(std::move(inputs.depth)),
         write_contacts_(options.contacts),
         format_(options.format.value_or(default_trajectory_format(names_.size()))),
         schedule_(inputs.settings.dt, inputs.settings.duration, inputs.settings.output_fps),
@@ -196,6 +197,8 @@ class RunLoop {
     stats_->write_step(stats);
     if (!check.failure.empty()) throw SimulationError(check.failure);
     write_due_frames(n, poses);
+    // After the frames, as the tear check: the trajectory shows the sunk body.
+    if (const std::optional<ContactDepth::Sunk> sunk = depth_.find(stats)) throw SimulationError(depth_.message(names_, *sunk));
     progress_.set_alerts(tally_.iteration_cap_hits(), tally_.warnings());
     progress_.update(n, schedule_.step_time(n));
   }
@@ -238,6 +241,7 @@ class RunLoop {
   std::vector<std::string> names_;
   JointTable joints_;  // moved into joints.csv's writer
   JointTear tear_;
+  ContactDepth depth_;
   bool write_contacts_ = false;
   TrajectoryFormat format_;
   FrameSchedule schedule_;
@@ -264,6 +268,7 @@ RunInputs RunInputs::take(Scene& scene) {
   for (BodyDef& body : scene.bodies) inputs.body_names.push_back(std::move(body.name));
   inputs.joints = JointTable(scene);
   inputs.tear = JointTear(scene);
+  inputs.depth = ContactDepth(scene);
   scene.joints = {};
   return inputs;
 }
@@ -278,6 +283,7 @@ RunResult run_simulation(const Scene& scene, Simulator& simulator, const RunOpti
   for (const BodyDef& body : scene.bodies) inputs.body_names.push_back(body.name);
   inputs.joints = JointTable(scene);
   inputs.tear = JointTear(scene);
+  inputs.depth = ContactDepth(scene);
   return run_simulation(std::move(inputs), simulator, options, before_first_step);
 }
 

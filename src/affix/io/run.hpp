@@ -14,6 +14,8 @@
 //   - a joint torn apart at an output frame (joint_tear.hpp: its gap past a tenth of the scene's size,
 //     ten for a spring) is a divergence, a SimulationError like the others; the frame is written first,
 //     so that the trajectory and joints.csv show the tear;
+//   - a body sunk into another or into the ground by more than half the smaller one's smallest
+//     half-extent (contact_depth.hpp, checked after every step) is a divergence too;
 //   - a run in which every step ended at the iteration cap has no converged step at all: it is not
 //     completed either.
 // Bad input (an empty or uncreatable output directory) throws InputError before anything is written.
@@ -23,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "affix/io/contact_depth.hpp"
 #include "affix/io/joint_table.hpp"
 #include "affix/io/joint_tear.hpp"
 #include "affix/io/summary.hpp"
@@ -72,6 +75,7 @@ struct RunInputs {
   std::vector<std::string> body_names;       ///< scene order
   JointTable joints;                         ///< scene order, what joints.csv needs of them
   JointTear tear;                            ///< when a joint has come apart (joint_tear.hpp)
+  ContactDepth depth;                        ///< when a body has sunk into another (contact_depth.hpp)
 
   /// Takes them from `scene` (names moved out, joints summarised; the rest of the scene, joints
   /// included, can then be dropped).

@@ -19,6 +19,12 @@ struct StepStats {
   double barrier_stiffness = 0.0;  ///< κ used in this step (0 when no contact model)
   int warnings = 0;              ///< counted numerical events in this step (see solver docs)
   double max_penetration = 0.0;  ///< deepest contact penetration at the end of the step (m); 0 for ipc
+  /// The deepest overlap of two bodies, or of a body and the ground, at the end of the step, for the run's
+  /// contact depth check (io/contact_depth.hpp): its bodies (model indices; body2 −1: the ground; body1 −1:
+  /// none reported) and its depth (m). Not a stats.csv column.
+  int overlap_body1 = -1;
+  int overlap_body2 = -1;
+  double overlap_depth = 0.0;
 };
 
 }  // namespace affix

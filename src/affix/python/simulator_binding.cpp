@@ -3,8 +3,8 @@
 // through the Simulator interface (set_state, apply_force, set_kinematic_target), whose checks are the
 // back-ends' own. A step that fails raises affix.SimulationError with the run loop's context ("step 12
 // (t = 0.12 s): …", io/run.cpp) and leaves the simulator refusing further steps: its state is the
-// failed one. Like the run loop it stops at an inverted or collapsed body and at a joint that came apart
-// (io/joint_tear.hpp), here after every step.
+// failed one. Like the run loop it stops at an inverted or collapsed body, at a joint that came apart
+// (io/joint_tear.hpp), here after every step, and at a body sunk into another (io/contact_depth.hpp).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "affix/error.hpp"
+#include "affix/io/contact_depth.hpp"
 #include "affix/io/joint_table.hpp"
 #include "affix/io/joint_tear.hpp"
 #include "affix/io/number_format.hpp"
@@ -45,6 +46,7 @@ class PySimulator {
     }
     joints_ = JointTable(scene);
     tear_ = JointTear(scene);
+    depth_ = ContactDepth(scene);
     model_ = std::make_shared<const Model>(compile(scene));
     simulator_ = make_simulator(model_);
     for (const ModelBody& b : model_->bodies) names_.push_back(b.name);
@@ -67,6 +69,7 @@ class PySimulator {
       if (joints_.size() > 0)
         if (const auto tear = tear_.find(joints_, simulator_->joint_records()))
           throw SimulationError(tear_.message(joints_, *tear));
+      if (const auto sunk = depth_.find(stats)) throw SimulationError(depth_.message(names_, *sunk));
     } catch (const SimulationError& e) {
       failure_ = "step " + std::to_string(n) + " (t = " + format_shortest(t) + " s): " + e.what();
       throw SimulationError(failure_);
@@ -198,6 +201,7 @@ class PySimulator {
   std::vector<std::string> names_;
   JointTable joints_;  // the gap rules of the scene's joints, for the tear check
   JointTear tear_;
+  ContactDepth depth_;
   std::string failure_;  // the SimulationError that ended it, with its step
 };
 

@@ -320,9 +320,11 @@ StepStats CompliantSimulator::step() {
     detection_.detect(now, contacts_, 0.0);
     for (const RigidContact& c : contacts_)
       if (c.depth > 0.0) {
+        if (c.depth > stats.max_penetration) stats.overlap_body1 = c.body1, stats.overlap_body2 = c.body2;
         stats.max_penetration = std::max(stats.max_penetration, c.depth);
         stats.min_distance = -stats.max_penetration;
       }
+    stats.overlap_depth = stats.max_penetration;  // the contact depth check (io/contact_depth.hpp)
   }
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     stats.max_joint_error = std::max(stats.max_joint_error, joint_gap(j));  // joints.csv's error (joint_gap.cpp)

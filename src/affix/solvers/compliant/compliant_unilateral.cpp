@@ -38,6 +38,12 @@
 // distance, then the manifold of the pair moved across the gap, each point with δ = −its gap; one point
 // per pair let a box land on it and turn).
 //
+// Lever arms. FCL reports a point midway through the overlap; each body's row is taken at its own surface
+// point, x ∓ ½δn (as Bullet takes a contact's point on A and on B): at the preview a resting body has sunk
+// gh² into what holds it (9.8 cm at h = 0.1), and from the midpoint a 0.1 m sphere turned about 0.051 m —
+// its friction row read the slip at the wrong radius and a sliding ball never began to roll (slip 0.96 m/s
+// after 2 s at h = 0.1; hostile pass 2 of issue 15).
+//
 // Warm start: a contact takes the λ of the last step's contact between the same bodies whose point, in
 // body 1's axes, is within kWarmMatch of it; a limit row its own last λ (kept as forces, λ/h).
 //
@@ -99,7 +105,9 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
       const int body[2] = {c.body1, c.body2};
       const std::array<int, 2> unknown{unknown_of_[c.body1], c.body2 >= 0 ? unknown_of_[c.body2] : -1};
       if (unknown[0] < 0 && unknown[1] < 0) continue;
-      const Vec3 r[2] = {c.point - preview[c.body1].c, c.body2 >= 0 ? Vec3(c.point - preview[c.body2].c) : Vec3::Zero()};
+      // Each body's lever arm to its own surface point (header, "Lever arms"), not to the overlap's midpoint.
+      const Vec3 on1 = c.point - 0.5 * c.depth * c.normal, on2 = c.point + 0.5 * c.depth * c.normal;
+      const Vec3 r[2] = {on1 - preview[c.body1].c, c.body2 >= 0 ? Vec3(on2 - preview[c.body2].c) : Vec3::Zero()};
       // U along d, and its rates: on v_free, on the velocities now, and the prescribed sides' share.
       double free_rate = 0.0, now_rate = 0.0, prescribed_rate = 0.0;
       const auto row_along = [&](const Vec3& d) {

@@ -5,69 +5,6 @@
 
 namespace affix {
 
-bool MixedLcp::pivot(std::vector<UnilateralRow>& rows, const VecX& v_bil, double tolerance, MixedLcpResult& result) {
-  const int m = static_cast<int>(rows.size());
-  // Z and q = U v_bil − c (w = Z λ + q, header).
-  Z_.setZero(m, m);
-  VecX q(m);
-  x_.setZero(v_bil.size());
-  for (int k = 0; k < m; ++k) {
-    for (int e = response_begin_[k]; e < response_begin_[k + 1]; ++e) x_.segment<6>(6 * response_body_[e]) = response_[e];
-    for (int r = 0; r < m; ++r)
-      for (int side = 0; side < 2; ++side)
-        if (rows[r].body[side] >= 0) Z_(r, k) += rows[r].J[side].dot(x_.segment<6>(6 * rows[r].body[side]));
-    for (int e = response_begin_[k]; e < response_begin_[k + 1]; ++e) x_.segment<6>(6 * response_body_[e]).setZero();
-    Z_(k, k) += rows[k].s;
-  }
-  for (int r = 0; r < m; ++r) {
-    q[r] = -rows[r].c;
-    for (int side = 0; side < 2; ++side)
-      if (rows[r].body[side] >= 0) q[r] += rows[r].J[side].dot(v_bil.segment<6>(6 * rows[r].body[side]));
-  }
-  std::vector<char> free(m);
-  for (int r = 0; r < m; ++r) free[r] = diagonal_[r] > 0.0 && rows[r].lambda > rows[r].lo;
-  const double regularisation = 1e-12 * std::max(1e-300, Z_.diagonal().cwiseAbs().maxCoeff());
-  VecX lambda(m);
-  std::vector<int> F;
-  for (int pass = 0; pass < m + kPivots; ++pass) {
-    ++result.pivots;
-    F.clear();
-    for (int r = 0; r < m; ++r) {
-      lambda[r] = rows[r].lo;
-      if (free[r]) F.push_back(r);
-    }
-    // Z_FF λ_F = −q_F − Z_FB λ_B (λ_B = lo = 0 for these rows).
-    const int f = static_cast<int>(F.size());
-    if (f > 0) {
-      MatX ZFF(f, f);
-      VecX rhs(f);
-      for (int i = 0; i < f; ++i) {
-        rhs[i] = -q[F[i]];
-        for (int k = 0; k < m; ++k)
-          if (!free[k]) rhs[i] -= Z_(F[i], k) * lambda[k];
-        for (int l = 0; l < f; ++l) ZFF(i, l) = Z_(F[i], F[l]);
-        ZFF(i, i) += regularisation;
-      }
-      const VecX x = ZFF.ldlt().solve(rhs);
-      if (!x.allFinite()) return false;
-      for (int i = 0; i < f; ++i) lambda[F[i]] = x[i];
-    }
-    const VecX w = Z_ * lambda + q;
-    bool settled = true;
-    const double tiny = tolerance;  // a bound row may approach by less than the PGS tolerance
-    for (int r = 0; r < m; ++r) {
-      if (!(diagonal_[r] > 0.0)) continue;
-      if (free[r] && lambda[r] < rows[r].lo) free[r] = 0, settled = false;
-      else if (!free[r] && w[r] < -tiny) free[r] = 1, settled = false;
-    }
-    if (settled) {
-      for (int r = 0; r < m; ++r) rows[r].lambda = diagonal_[r] > 0.0 ? std::max(lambda[r], rows[r].lo) : 0.0;
-      return true;
-    }
-  }
-  return false;
-}
-
 void MixedLcp::apply_W(const std::vector<Mat6>& W_blocks, const MatX* W_dense, const VecX& x, VecX& out) const {
   if (W_dense) {
     out.noalias() = *W_dense * x;
@@ -165,10 +102,7 @@ MixedLcpResult MixedLcp::solve(const ConstraintJacobian& J, ReducedSystem& syste
   }
   MixedLcpResult result;
   result.converged = false;
-  const bool small = m <= kPivotingRows && std::all_of(rows.begin(), rows.end(), [](const UnilateralRow& r) {
-    return r.normal < 0 && r.hi == std::numeric_limits<double>::infinity();
-  });
-  if (small) {
+  if (m <= pivoting_rows_) {
     const VecX v_bil = [&] {
       VecX x = v;
       for (int r = 0; r < m; ++r)

@@ -24,15 +24,18 @@
 // O(|support of Δv_r|) per update. It starts from the λ given (warm start: the last step's), sweeps
 // the rows in order until no update changes a velocity by more than `tolerance`, or `max_sweeps`.
 //
-// Small systems without friction rows (at most kPivotingRows rows, each bounded below only: contacts
-// without friction, limits, slack cable rows) are first solved by pivoting on the dense Z (block
-// principal pivoting, Júdice & Pires 1994): from the warm start's active set F (λ > lo), solve
-// Z_FF λ_F = −q_F with the others at their bound, move every row that breaks a condition (λ_F < lo, or
-// w < −tolerance at its bound) to the other set, repeat up to m + kPivots times. PGS converges at the rate of Z's
-// condition number, which a chain of 0.2 kg links under a 15 t load (the crane's slack cable) makes
-// ~10⁵: there PGS would need ~10⁵ sweeps, pivoting needs 1–3 solves. If pivoting does not settle,
-// PGS goes on from the warm start. Z_FF gets a relative 10⁻¹² on its diagonal, so that redundant hard
-// rows (four corners of a box on the ground) share their load instead of making it singular.
+// Pivoting. Systems of at most kPivotingRows rows (`set_pivoting_rows`) are first solved exactly by
+// block principal pivoting on the dense Z (Júdice & Pires 1994; mixed_lcp_pivoting.cpp), friction
+// included: each row lower, free or upper, from the warm start's sets. First with a friction row at a
+// bound taken as σμλ_n of its normal (the pyramid's edge, exact for sliding in one solve; LU); where
+// that cycles, with the friction bounds held at ±μλ_n of the last solution (a positive definite box LCP,
+// LDLT) and updated until they stop moving. Up to 2m + kPivots solves each. PGS converges at the rate of
+// Z's condition number, which mass ratios set: a chain of 0.2 kg links under a 15 t load (the crane's
+// slack cable) ~10⁵, a 100 kg box on a 1 kg box ~10⁴ (100 sweeps left it sinking 0.37 m at h = 1/60);
+// pivoting needs 1–5 solves at any ratio. If neither settles, PGS goes on from the warm start. Z_FF gets
+// a relative 10⁻¹² on its diagonal, so that redundant hard rows (four corners of a box on the ground,
+// their eight tangent rows) share their load instead of making it singular; what they share is Z's null
+// space, which moves no velocity.
 //
 // At the cap. PGS stopped by `max_sweeps` still counts as converged (an approximate solution) when its
 // last sweep changed no row's velocity by more than kCapResidual of the largest velocity any row's
@@ -43,7 +46,11 @@
 // it (hostile16 #6).
 #include <array>
 #include <limits>
+#include <utility>
 #include <vector>
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
 
 #include "affix/solvers/compliant/reduced_system.hpp"
 
@@ -64,7 +71,7 @@ struct UnilateralRow {
 
 struct MixedLcpResult {
   int sweeps = 0;          ///< PGS sweeps done
-  int pivots = 0;          ///< pivoting solves done (0 when the rows were not small or had friction)
+  int pivots = 0;          ///< pivoting solves done (0 when there were more than the pivoting rows)
   bool converged = true;   ///< the last sweep changed no velocity by more than the tolerance, or (at the
                            ///< cap) by more than kCapResidual relative (header, "At the cap")
   double residual = 0.0;   ///< at the cap: the last sweep's largest change / max_r |λ_r| Z_rr
@@ -80,9 +87,19 @@ class MixedLcp {
                        const MatX* W_dense, const VecX& b, std::vector<UnilateralRow>& rows, VecX& v, VecX& mu,
                        int max_sweeps, double tolerance);
 
+  /// Systems of at most this many rows are solved by pivoting first (header); 0: PGS only.
+  void set_pivoting_rows(int rows) { pivoting_rows_ = rows; }
+
  private:
+  /// Z and q = U v_bil − c, dense (mixed_lcp_pivoting.cpp).
+  void build_dense(const std::vector<UnilateralRow>& rows, const VecX& v_bil);
   /// Pivoting on the dense Z (header) from the rows' λ; true when it settled (the λ then solve the LCP).
   bool pivot(std::vector<UnilateralRow>& rows, const VecX& v_bil, double tolerance, MixedLcpResult& result);
+  /// Friction at a bound as ±μ times its normal's unknown (exact for sliding; may cycle where that makes a
+  /// row's effective Z_rr negative: large μ, redundant corners).
+  bool pivot_exact(std::vector<UnilateralRow>& rows, double tolerance, MixedLcpResult& result);
+  /// Staggered: friction bounds fixed from λ_n, a positive definite box LCP, bounds updated and solved again.
+  bool pivot_staggered(std::vector<UnilateralRow>& rows, double tolerance, MixedLcpResult& result);
   /// x (6 per unknown) ← W x for the unknowns listed (block) or all of them (dense).
   void apply_W(const std::vector<Mat6>& W_blocks, const MatX* W_dense, const VecX& x, VecX& out) const;
 
@@ -92,12 +109,26 @@ class MixedLcp {
   std::vector<double> diagonal_;  // Z_rr
   std::vector<char> jointed_;     // per unknown: carries a bilateral row
   VecX x_, Wx_, Jx_, y_, z_;      // work vectors, reused
-  MatX Z_;                        // pivoting: the dense Schur complement
-  static constexpr int kPivotingRows = 64;
+  // Pivoting (mixed_lcp_pivoting.cpp), reused: the dense Schur complement and q, each row's set and its
+  // λ as a + b·λ_F(column), the free rows' system M λ_F = rhs and its LU.
+  struct Affine {
+    double a = 0.0, b = 0.0;
+    int column = -1;
+  };
+  MatX Z_, M_;
+  VecX q_, lambda_, w_, rhs_, solution_, lo_, hi_;
+  std::vector<signed char> state_;
+  std::vector<int> free_, column_;
+  std::vector<Affine> affine_;
+  std::vector<std::pair<int, signed char>> moves_;
+  Eigen::PartialPivLU<MatX> lu_;
+  Eigen::LDLT<MatX> ldlt_;
+  int pivoting_rows_ = kPivotingRows;
   static constexpr int kPivots = 10;
 
  public:
   static constexpr double kCapResidual = 1e-3;
+  static constexpr int kPivotingRows = 64;
 };
 
 }  // namespace affix

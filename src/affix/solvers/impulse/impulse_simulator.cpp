@@ -529,7 +529,11 @@ StepStats ImpulseSimulator::step() {
   }
   if (contacts_possible_) {  // the deepest penetration left at the end of the step
     detection_.detect(now_, contacts_);
-    for (const RigidContact& c : contacts_) stats.max_penetration = std::max(stats.max_penetration, c.depth);
+    for (const RigidContact& c : contacts_) {
+      if (c.depth > stats.max_penetration) stats.overlap_body1 = c.body1, stats.overlap_body2 = c.body2;
+      stats.max_penetration = std::max(stats.max_penetration, c.depth);
+    }
+    stats.overlap_depth = stats.max_penetration;  // the contact depth check (io/contact_depth.hpp)
     stats.active_contacts = static_cast<int>(contacts_.size());
     if (!contacts_.empty()) stats.min_distance = -stats.max_penetration;
   }

@@ -371,6 +371,8 @@ StepStats MabdSimulator::step() {
   stats.min_distance = contact.min_distance;
   stats.active_contacts = contact.active;
   stats.max_penetration = contact.max_penetration;
+  stats.overlap_body1 = contact.ground_overlap_body;  // the contact depth check (io/contact_depth.hpp)
+  stats.overlap_depth = contact.ground_overlap;
   stats.potential_energy += contact.energy;
   for (std::size_t k = 0, s = 0; k < model_->joints.size(); ++k) {
     // A ball joint's error is its gap (compact_row_error), read through its brackets as in build_system.

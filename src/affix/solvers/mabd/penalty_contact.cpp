@@ -186,6 +186,7 @@ PenaltyContact::Proximity PenaltyContact::evaluate(const std::vector<Vec12>& q) 
       if (gap >= 0.0) continue;
       prox.min_distance = std::min(prox.min_distance, gap);
       prox.max_penetration = std::max(prox.max_penetration, -gap);
+      if (-gap > prox.ground_overlap) prox.ground_overlap = -gap, prox.ground_overlap_body = static_cast<int>(i);
       ++prox.active;
       ground_active_.push_back({static_cast<int>(i), static_cast<int>(&x_bar - bodies_[i].mesh->vertices.data())});
     }

@@ -92,6 +92,10 @@ class PenaltyContact {
     int active = 0;
     double max_penetration = 0.0;
     double energy = 0.0;  ///< Σ E (J)
+    /// The deepest vertex below the ground: its body and depth (m; −1 and 0 when none). Body pairs are
+    /// kept apart by the CCD of max_step, so this is the only overlap (io/contact_depth.hpp).
+    int ground_overlap_body = -1;
+    double ground_overlap = 0.0;
   };
 
   /// The step's broad phase (header): candidates of the motion from q_start (every body at the start of
