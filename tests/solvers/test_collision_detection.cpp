@@ -175,6 +175,32 @@ TEST(CollisionDetection, TheTorusSegmentsCoverItsMeshAndAVertexMeetsTheGroundOnc
   EXPECT_EQ(contacts.size(), 16u);
 }
 
+TEST(CollisionDetection, AnOddTorusAndATurnedScaledTorusPartAreFoundAsSegments) {
+  // An odd resolution (a 3-sided tube: no vertex at the inner equator) and a compound's torus part turned
+  // and scaled by 2, beside a sphere part: n segments each, and nothing taken as a concave hull.
+  BodyDef odd;
+  odd.name = "odd";
+  odd.shape = TorusShape{0.3, 0.1, 7};
+  odd.position = {0, 0, 3};
+  CompoundShape parts;
+  const Quat turned = Quat(0.9, 0.3, 0.1, 0.2).normalized();
+  parts.parts.push_back({TorusShape{0.3, 0.1, 20}, Vec3(0.1, 0, 0), turned, Vec3::Constant(2.0)});
+  parts.parts.push_back({SphereShape{0.2, 24}, Vec3(0, 0, 1), turned});
+  BodyDef compound;
+  compound.name = "compound";
+  compound.shape = parts;
+  compound.position = {5, 0, 5};
+  const Model model = compile(test::scene_with({odd, compound}, 0.01));
+  const ConvexPieces a = convex_pieces(*model.bodies[0].mesh), b = convex_pieces(*model.bodies[1].mesh);
+  EXPECT_FALSE(a.hull_of_concave);
+  EXPECT_EQ(a.pieces.size(), 7u);
+  EXPECT_FALSE(b.hull_of_concave);
+  ASSERT_EQ(b.pieces.size(), 21u);
+  EXPECT_EQ(b.pieces[20].kind, ConvexPiece::Kind::sphere);
+  EXPECT_NEAR(b.pieces[20].radius, 0.2, 1e-12);
+  EXPECT_TRUE(b.pieces[20].center.isApprox(Vec3(0, 0, 1), 1e-12));
+}
+
 TEST(CollisionDetection, ACompoundTouchesAsItsPartsNotTheirHull) {
   // A dumbbell along x: two exact spheres (ρ = 0.1 at x = ±0.3) on a bar of radius 0.02.
   CompoundShape dumbbell;

@@ -131,8 +131,17 @@ bool torus_segments(const TriangleMesh& mesh, const Component& part, std::vector
     rho[k] = (d - z[k] * axis).norm();
     phi[k] = std::atan2(w.dot(d), u.dot(d));
   }
-  const auto [rho_lo, rho_hi] = std::minmax_element(rho.begin(), rho.end());
-  const double R = 0.5 * (*rho_hi + *rho_lo), r = 0.5 * (*rho_hi - *rho_lo), tol = 1e-7 * (R + r);
+  // The tube circle (ρ − R)² + z² = r² through every (ρ, z), by least squares in its linear form
+  // ρ² + z² = 2R ρ + (r² − R²) (an odd-sided tube has no vertex at the inner equator to read R from).
+  Eigen::Matrix2d normal = Eigen::Matrix2d::Zero();
+  Eigen::Vector2d rhs = Eigen::Vector2d::Zero();
+  for (std::size_t k = 0; k < vertices.size(); ++k) {
+    const Eigen::Vector2d row(rho[k], 1.0);
+    normal += row * row.transpose();
+    rhs += row * (rho[k] * rho[k] + z[k] * z[k]);
+  }
+  const Eigen::Vector2d fit = normal.ldlt().solve(rhs);
+  const double R = 0.5 * fit(0), r = std::sqrt(std::max(0.0, fit(1) + R * R)), tol = 1e-7 * (R + r);
   if (!(r > tol) || !(r < R)) return false;
   for (std::size_t k = 0; k < vertices.size(); ++k)
     if (std::abs(std::hypot(rho[k] - R, z[k]) - r) > tol) return false;

@@ -10,8 +10,9 @@
 //                  distance R from its bounding box's centre (a sphere, or a sphere part under a uniform
 //                  scale)
 //   torus          its tube segments where every vertex lies on one torus (centre: the vertices' mean;
-//                  axis: their covariance's least eigenvector; R, r from the extreme distances from the
-//                  axis), as a torus shape or part (under a uniform scale) is meshed: segment k is the hull
+//                  axis: their covariance's least eigenvector; R, r: the tube circle fitted through the
+//                  vertices' (distance from the axis, height)), as a torus shape or part (under a uniform
+//                  scale) is meshed: segment k is the hull
 //                  of the mesh's vertex rings at the k-th and (k+1)-th distinct major angle. Each band of
 //                  the mesh between two rings is planar quads of one convex polygon swept between two
 //                  planes, so the segments' union is exactly the torus mesh's solid. Its vertices lie on
