@@ -88,7 +88,7 @@ TEST_P(RigidShapes, ASphereLargerThanTheHoleRestsOnTheRing) {
   Scene scene = test::scene_with({ring, test::sphere_body("ball", rho, {0, 0, 1.0 + rest + 0.01})}, 0.01, std::nullopt);
   const auto sim = test::simulate(scene, GetParam());
   for (int k = 0; k < 200; ++k) sim->step();
-  // The mesh's vertices lie on the true torus, its faces within (R + r)(1 − cos(π/n)) + r(1 − cos(2π/n))
+  // The mesh's vertices lie on the true torus, its faces within (R + r)(1 − cos(π/n)) + r(1 − cos(π/(n/2)))
   // of it (convex_pieces.hpp: inside on the outer half, outside on the inner where chords cut across
   // the hole); a shift δ normal to the tube moves the sphere, touching it at an angle, by δ(ρ + r)/z.
   const double pi = std::numbers::pi, facets = (R + r) * (1 - std::cos(pi / n)) + r * (1 - std::cos(2 * pi / n));

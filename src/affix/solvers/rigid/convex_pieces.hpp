@@ -16,9 +16,9 @@
 //                  of the mesh's vertex rings at the k-th and (k+1)-th distinct major angle. Each band of
 //                  the mesh between two rings is planar quads of one convex polygon swept between two
 //                  planes, so the segments' union is exactly the torus mesh's solid. Its vertices lie on
-//                  the true torus and its faces within (R + r)(1 − cos(π/n)) + r(1 − cos(2π/n)) of it
-//                  (n = `resolution`: the tube the inscribed polygon of n/2 sides; the rings joined by
-//                  chords, inside the torus on its outer half, outside where they cut across the hole)
+//                  the true torus and its faces within (R + r)(1 − cos(π/n)) + r(1 − cos(π/m)) of it
+//                  (n = `resolution` rings; the tube the inscribed polygon of m = max(3, ⌊n/2⌋) sides; the
+//                  rings joined by chords, inside the torus on its outer half, outside across the hole)
 //   otherwise      the hull of the component's vertices: exact for a convex one (capsule, cylinder,
 //                  convex mesh); a component that folds inwards at some edge (a concave OBJ) touches like
 //                  its hull, and the solver warns at load time, naming the body (README, The impulse
