@@ -1,6 +1,7 @@
 // The rigid back-ends' contact detection (solvers/rigid/collision_detection.hpp) against closed-form
 // overlaps: spheres and boxes on the ground and on each other, a capsule lying down, a torus touching
-// as its convex hull, the collision filters and the margin.
+// as its tube segments and a compound as its parts (not their hull), a concave mesh named for its
+// warning, the collision filters and the margin.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <numbers>
 
 #include "affix/solvers/rigid/collision_detection.hpp"
+#include "affix/solvers/rigid/convex_pieces.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -118,18 +120,136 @@ TEST(CollisionDetection, StackedBoxesOverlapByTheirInterpenetrationWithANormalAl
   }
 }
 
-TEST(CollisionDetection, ATorusTouchesAsItsConvexHull) {
+TEST(CollisionDetection, ATorusTouchesAsItsTubeSegmentsNotItsHull) {
+  const double R = 1.0, r = 0.25;
+  const int n = 24;
   BodyDef ring;
   ring.name = "ring";
-  ring.shape = TorusShape{1.0, 0.25, 24};
+  ring.shape = TorusShape{R, r, n};
   ring.position = {0, 0, 3};
-  const Model model = compile(test::scene_with({ring, sphere_body("s", 0.2, {5, 0, 3})}, 0.01));
+  const double small = 0.5, large = 0.8;  // the hole's radius is R − r = 0.75
+  const Model model =
+      compile(test::scene_with({ring, sphere_body("s", small, {5, 0, 3}), sphere_body("l", large, {9, 0, 3})}, 0.01));
   CollisionDetection detection(model);
   std::vector<RigidContact> contacts;
-  // A small sphere in the middle of the hole is 0.8 m from the tube, but inside the hull.
-  detection.detect(at(model, {{0, 0, 3}, {0, 0, 3}}), contacts);
-  ASSERT_EQ(contacts.size(), 1u);
-  EXPECT_GT(contacts[0].depth, 0.2);
+  // A sphere in the middle of the hole, 0.25 m from the tube (its hull would hold it 0.5 m deep).
+  detection.detect(at(model, {{0, 0, 3}, {0, 0, 3}, {9, 0, 3}}), contacts);
+  EXPECT_TRUE(contacts.empty());
+  // A larger one there meets each of the n segments at its inner face, the chord of the inner equator
+  // at (R − r) cos(π/n) from the axis.
+  detection.detect(at(model, {{0, 0, 3}, {5, 0, 3}, {0, 0, 3}}), contacts);
+  ASSERT_EQ(contacts.size(), static_cast<std::size_t>(n));
+  for (const RigidContact& c : contacts) {
+    EXPECT_EQ(c.body1, 0);
+    EXPECT_EQ(c.body2, 2);
+    EXPECT_NEAR(c.depth, large - (R - r) * std::cos(std::numbers::pi / n), 1e-4);  // GJK/EPA's tolerance
+    EXPECT_NEAR(c.normal.z(), 0.0, 1e-3);  // the ring pushed out radially (EPA: to ~10⁻³)
+    EXPECT_GT(c.normal.dot(c.point - Vec3(0, 0, 3)), 0.0);
+  }
+  // A sphere touching the tube from outside: one segment (or two, at a segment boundary), by its depth.
+  detection.detect(at(model, {{0, 0, 3}, {R + r + small - 0.01, 0, 3}, {9, 0, 3}}), contacts);
+  ASSERT_FALSE(contacts.empty());
+  // A ring vertex lies at R + r; libccd's EPA approximates the sphere's rounded Minkowski sum (~1%).
+  for (const RigidContact& c : contacts) EXPECT_NEAR(c.depth, 0.01, 5e-4);
+}
+
+TEST(CollisionDetection, TheTorusSegmentsCoverItsMeshAndAVertexMeetsTheGroundOnce) {
+  BodyDef ring;
+  ring.name = "ring";
+  ring.shape = TorusShape{1.0, 0.25, 16};
+  ring.position = {0, 0, 3};
+  const Model model = compile(test::scene_with({ring}, 0.01));
+  const ConvexPieces pieces = convex_pieces(*model.bodies[0].mesh);
+  ASSERT_EQ(pieces.pieces.size(), 16u);
+  EXPECT_FALSE(pieces.hull_of_concave);
+  std::size_t surface = 0;
+  for (const ConvexPiece& piece : pieces.pieces) {
+    EXPECT_EQ(piece.points.size(), 16u);  // two rings of the 8-sided tube
+    surface += piece.surface.size();
+  }
+  EXPECT_EQ(surface, model.bodies[0].mesh->vertices.size());
+  // Lying flat 0.01 m into the ground: the lowest ring of vertices (one per major angle) touches once each.
+  CollisionDetection detection(model);
+  std::vector<RigidContact> contacts;
+  detection.detect(at(model, {{0, 0, 0.24}}), contacts);
+  EXPECT_EQ(contacts.size(), 16u);
+}
+
+TEST(CollisionDetection, AnOddTorusAndATurnedScaledTorusPartAreFoundAsSegments) {
+  // An odd resolution (a 3-sided tube: no vertex at the inner equator) and a compound's torus part turned
+  // and scaled by 2, beside a sphere part: n segments each, and nothing taken as a concave hull.
+  BodyDef odd;
+  odd.name = "odd";
+  odd.shape = TorusShape{0.3, 0.1, 7};
+  odd.position = {0, 0, 3};
+  CompoundShape parts;
+  const Quat turned = Quat(0.9, 0.3, 0.1, 0.2).normalized();
+  parts.parts.push_back({TorusShape{0.3, 0.1, 20}, Vec3(0.1, 0, 0), turned, Vec3::Constant(2.0)});
+  parts.parts.push_back({SphereShape{0.2, 24}, Vec3(0, 0, 1), turned});
+  BodyDef compound;
+  compound.name = "compound";
+  compound.shape = parts;
+  compound.position = {5, 0, 5};
+  const Model model = compile(test::scene_with({odd, compound}, 0.01));
+  const ConvexPieces a = convex_pieces(*model.bodies[0].mesh), b = convex_pieces(*model.bodies[1].mesh);
+  EXPECT_FALSE(a.hull_of_concave);
+  EXPECT_EQ(a.pieces.size(), 7u);
+  EXPECT_FALSE(b.hull_of_concave);
+  ASSERT_EQ(b.pieces.size(), 21u);
+  EXPECT_EQ(b.pieces[20].kind, ConvexPiece::Kind::sphere);
+  EXPECT_NEAR(b.pieces[20].radius, 0.2, 1e-12);
+  EXPECT_TRUE(b.pieces[20].center.isApprox(Vec3(0, 0, 1), 1e-12));
+}
+
+TEST(CollisionDetection, ACompoundTouchesAsItsPartsNotTheirHull) {
+  // A dumbbell along x: two exact spheres (ρ = 0.1 at x = ±0.3) on a bar of radius 0.02.
+  CompoundShape dumbbell;
+  for (const double x : {-0.3, 0.3}) dumbbell.parts.push_back({SphereShape{0.1, 24}, Vec3(x, 0, 0)});
+  dumbbell.parts.push_back({CylinderShape{0.02, 0.6, 24}, Vec3::Zero(),
+                            Quat(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitY()))});
+  BodyDef body;
+  body.name = "dumbbell";
+  body.shape = dumbbell;
+  body.position = {0, 0, 3};
+  const Model model = compile(test::scene_with({body, sphere_body("s", 0.05, {5, 0, 3})}, 0.01));
+  const ConvexPieces pieces = convex_pieces(*model.bodies[0].mesh);
+  ASSERT_EQ(pieces.pieces.size(), 3u);
+  EXPECT_EQ(pieces.pieces[0].kind, ConvexPiece::Kind::sphere);
+  EXPECT_EQ(pieces.pieces[1].kind, ConvexPiece::Kind::sphere);
+  EXPECT_EQ(pieces.pieces[2].kind, ConvexPiece::Kind::hull);
+  CollisionDetection detection(model);
+  std::vector<RigidContact> contacts;
+  // 0.02 into the ground: each sphere at its lowest point, by its depth; the bar (0.06 up) not at all.
+  detection.detect(at(model, {{0, 0, 0.08}, {5, 0, 3}}), contacts);
+  ASSERT_EQ(contacts.size(), 2u);
+  for (const RigidContact& c : contacts) {
+    EXPECT_NEAR(c.depth, 0.02, 1e-12);
+    EXPECT_NEAR(std::abs(c.point.x()), 0.3, 1e-12);
+  }
+  // A small sphere under the bar, between the spheres, inside their hull: untouched.
+  detection.detect(at(model, {{0, 0, 3}, {0, 0, 3 - 0.02 - 0.06}}), contacts);
+  EXPECT_TRUE(contacts.empty());
+  // Raised into the bar by 0.01: touched, by that depth.
+  detection.detect(at(model, {{0, 0, 3}, {0, 0, 3 - 0.02 - 0.04}}), contacts);
+  ASSERT_FALSE(contacts.empty());
+  for (const RigidContact& c : contacts) EXPECT_NEAR(c.depth, 0.01, 2e-3);  // the bar's 24-gon: ≤ 0.02(1 − cos 7.5°)
+}
+
+TEST(CollisionDetection, AConcaveMeshCollidesAsItsHullAndIsNamedForTheWarning) {
+  // An octahedron with its top vertex pushed down to z = −0.2: a dent, not a convex solid.
+  MeshShape dented;
+  dented.vertices = {{1, 0, 0}, {0, 1, 0}, {-1, 0, 0}, {0, -1, 0}, {0, 0, -0.2}, {0, 0, -1}};
+  dented.triangles = {{0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 4}, {1, 0, 5}, {2, 1, 5}, {3, 2, 5}, {0, 3, 5}};
+  BodyDef body;
+  body.name = "dented";
+  body.shape = dented;
+  body.position = {0, 0, 3};
+  const ConvexPieces concave = convex_pieces(*compile(test::scene_with({body}, 0.01)).bodies[0].mesh);
+  ASSERT_EQ(concave.pieces.size(), 1u);
+  EXPECT_TRUE(concave.hull_of_concave);
+  // The same with the vertex at z = +1 (a convex octahedron): no warning.
+  std::get<MeshShape>(body.shape).vertices[4] = {0, 0, 1};
+  EXPECT_FALSE(convex_pieces(*compile(test::scene_with({body}, 0.01)).bodies[0].mesh).hull_of_concave);
 }
 
 TEST(CollisionDetection, FilteredPairsAndPairsApartGiveNoContact) {

@@ -3,21 +3,17 @@
 // Flexible Collision Library, Debian libfcl-dev, GJK/EPA through libccd) rather than our own: the paper
 // used SOLID, a GJK library of the same kind.
 //
-// Each body collides as an FCL shape made from its rest-frame surface mesh (the model keeps meshes, not
-// the scene's primitives), placed at its pose each call:
-//   box      the exact FCL box, where the 8 corners of the mesh's bounding box (centred on the body
-//            origin) are vertices: the hull of such a mesh is that box
-//   sphere   the exact FCL sphere of radius R, where the mesh has at least 26 vertices, all at distance R
-//            from the body origin, the poles (0, 0, ±R) among them (a meshed `sphere` shape)
-//   others   the convex hull of the mesh (FCL Convex over its vertices, searched linearly, so no hull
-//            has to be built): capsules and cylinders as their tessellation, and a non-convex mesh,
-//            torus or compound touches like its hull (README, The impulse solver)
-// Pairs come from FCL's dynamic AABB tree and are kept when Model::may_collide allows them; FCL's
-// narrow phase gives each pair one contact (its deepest point; box–box up to 4, FCL's ODE-derived
-// box–box manifold). The ground (the half-space z ≥ height) touches every moving body, filters aside
-// (README, collision filters): a sphere at its lowest point, anything else at each vertex of its mesh
-// below the plane — a resting box gets its four corners, not FCL's one deepest point, so it does not
-// rock.
+// Each body collides as the convex pieces of its shape (convex_pieces.hpp: one FCL object per piece),
+// placed at its pose each call: a box or sphere the exact FCL box or sphere, a capsule or cylinder the
+// hull of its tessellation, a torus its tube segments, a compound its parts, a mesh the hull of each
+// connected component (a concave one warned of at load time).
+// Pairs of pieces come from FCL's dynamic AABB tree and are kept when they belong to two bodies that
+// Model::may_collide allows; FCL's narrow phase gives each pair of pieces one contact (its deepest
+// point; box–box up to 4, FCL's ODE-derived box–box manifold), so two bodies touching at several pieces
+// get a manifold across them, reported per body pair as for convex bodies. The ground (the half-space
+// z ≥ height) touches every moving body, filters aside (README, collision filters): a sphere piece at
+// its lowest point, anything else at each vertex of its mesh below the plane — a resting box gets its
+// four corners, not FCL's one deepest point, so it does not rock.
 //
 // A contact: the world point midway through the overlap, the unit normal pushing body1 out of body2
 // (+z for the ground), and the penetration depth (> 0 when overlapping; contacts within `margin` of
