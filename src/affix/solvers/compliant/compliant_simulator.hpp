@@ -98,7 +98,7 @@ class CompliantSimulator final : public Simulator {
   /// The curvature term's energy guard (row_curvature.hpp): whether the bodies and soft rows would end the
   /// substep at velocities v with more mechanical energy (step_energy.hpp) than `energy_before` plus the
   /// scene forces' work.
-  bool made_energy(const VecX& v, double h, double energy_before);
+  bool made_energy(const VecX& v, double h, double energy_before, double shadow_before);
   VecX scene_impulse_;                   // per unknown: the scene forces' impulse h(f, τ) over the substep
   VecX landed_;                          // made_energy(): the joint rows at the end of the substep
   int curvature_dropped_ = 0;            // substeps the energy guard took back to the paper's rows

@@ -39,4 +39,14 @@ double mechanical_energy_after(const std::vector<RigidBody>& bodies, const std::
   return e;
 }
 
+double gravity_shadow(const std::vector<RigidBody>& bodies, const std::vector<int>& moving, const VecX* v,
+                      const Vec3& gravity, double h) {
+  double s = 0.0;
+  for (std::size_t u = 0; u < moving.size(); ++u) {
+    const RigidBody& b = bodies[moving[u]];
+    s += b.mass * gravity.dot(v ? Vec3(v->segment<3>(6 * u)) : b.v);
+  }
+  return 0.5 * h * s;
+}
+
 }  // namespace affix

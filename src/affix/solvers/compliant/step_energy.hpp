@@ -26,4 +26,12 @@ double mechanical_energy_after(const std::vector<RigidBody>& bodies, const std::
                                double h, const Vec3& gravity, const VecX& phi_next,
                                const std::vector<double>& compliance, int rows);
 
+/// ½h Σ m g·v over the moving bodies at the velocities v (6 per unknown), or at their own when v is null.
+/// The step is symplectic Euler under gravity, v₊ = v + hg, c₊ = c + hv₊, and its E changes by
+///   E₊ − E = ½m(v₊ − v)·(v₊ + v) − m g·(c₊ − c) = ½hm g·(v₊ + v) − hm g·v₊ = ½hm g·(v − v₊):
+/// what it keeps is the shadow energy E + ½hm g·v, while E alone swings by ±½hm g·|v| over a swing
+/// (README, "Energy read at a step's end at large h"). The energy guard compares shadow energies.
+double gravity_shadow(const std::vector<RigidBody>& bodies, const std::vector<int>& moving, const VecX* v,
+                      const Vec3& gravity, double h);
+
 }  // namespace affix
