@@ -57,14 +57,14 @@ class ContactDepthRun : public testing::TestWithParam<std::string> {
 TEST_P(ContactDepthRun, ABoxCrushedByAPressIsADivergenceNamingTheStepAndTheBodies) {
   const test::CommandResult r = run(2.0);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  const std::size_t at = r.err.find(" m (half the smaller body's smallest half-extent)");
+  const std::size_t at = r.err.find(" m (the smaller body's smallest half-extent)");
   ASSERT_NE(at, std::string::npos) << r.err;
   EXPECT_NE(r.err.find("): body '"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("' sank "), std::string::npos) << r.err;
-  // Into the ground (the crate: limit 0.125 m) or the press into the crate (the press: 0.05 m).
-  EXPECT_TRUE(r.err.find("into the ground, past the limit of 0.125 m") != std::string::npos ||
-              r.err.find("into body 'crate', past the limit of 0.05 m") != std::string::npos ||
-              r.err.find("into body 'press', past the limit of 0.05 m") != std::string::npos)
+  // Into the ground (the crate: limit 0.25 m) or the press into the crate (the press: 0.1 m).
+  EXPECT_TRUE(r.err.find("into the ground, past the limit of 0.25 m") != std::string::npos ||
+              r.err.find("into body 'crate', past the limit of 0.1 m") != std::string::npos ||
+              r.err.find("into body 'press', past the limit of 0.1 m") != std::string::npos)
       << r.err;
   const nlohmann::json summary = read_json(dir_ / "out" / "summary.json");
   EXPECT_EQ(summary["completed"], false);

@@ -72,7 +72,7 @@ std::string ContactDepth::message(const std::vector<std::string>& names, const S
   };
   return name(sunk.body1) + " sank " + short_number(sunk.depth) + " m into " + name(sunk.body2) +
          ", past the limit of " + short_number(sunk.limit) +
-         " m (half the smaller body's smallest half-extent): the simulation diverged (try a smaller dt, or see "
+         " m (the smaller body's smallest half-extent): the simulation diverged (try a smaller dt, or see "
          "the solver's contact in the README)";
 }
 

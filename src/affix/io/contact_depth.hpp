@@ -10,9 +10,12 @@
 //   limit = kFraction · min(e₁, e₂),   e = the body's smallest half-extent (the ground: none),
 // a box's half its smallest edge, a sphere's radius, a capsule's radius, a cylinder's min(radius, half its
 // length), a torus's minor radius, an inline mesh's smallest half-extent of its box in its own axes, a
-// compound's smallest part's (scaled by the part's smallest scale). kFraction = ½: a healthy run stays
-// decades below it (the 36-box pile's landing overlap is 1.9 cm against 0.1 m; a resting contact holds
-// to 10⁻⁷ m), and a sinking body passes it before it is halfway through the thinner one. A mesh read
+// compound's smallest part's (scaled by the part's smallest scale). kFraction = 1: the overlap has reached
+// the thinner body's mid-plane, past which contact pushes it out the far side. A healthy run stays
+// decades below it (a resting contact holds to 10⁻⁷ m, the 36-box pile's landing overlap is 1.9 cm against
+// 0.2 m), while a landing can pass half of it for a step: a 200 kg car's wheels dropped on 5 cm planks at
+// h = 1/60 overlapped one plank by 1.29 cm in one step (0 otherwise), and kFraction = ½ called that
+// healthy run diverged (hostile pass 3 of 2026-11-25). A mesh read
 // from a file has no extent here (its vertices are read at compile time) and is not checked.
 // Only the deepest overlap of a step is judged, against its own pair's limit: a thin body sunk by more
 // than its limit while a larger pair overlaps deeper is caught once it is the deepest.
@@ -27,7 +30,7 @@ namespace affix {
 
 class ContactDepth {
  public:
-  static constexpr double kFraction = 0.5;
+  static constexpr double kFraction = 1.0;
 
   ContactDepth() = default;
   /// Each body's smallest half-extent (scene order).

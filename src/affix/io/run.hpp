@@ -14,7 +14,7 @@
 //   - a joint torn apart at an output frame (joint_tear.hpp: its gap past a tenth of the scene's size,
 //     ten for a spring) is a divergence, a SimulationError like the others; the frame is written first,
 //     so that the trajectory and joints.csv show the tear;
-//   - a body sunk into another or into the ground by more than half the smaller one's smallest
+//   - a body sunk into another or into the ground by more than the smaller one's smallest
 //     half-extent (contact_depth.hpp, checked after every step) is a divergence too;
 //   - a run in which every step ended at the iteration cap has no converged step at all: it is not
 //     completed either.
