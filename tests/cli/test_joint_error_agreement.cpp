@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 
 namespace affix {
@@ -24,10 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
+using test::read_json;
 
 /// The largest value of joints.csv's last column (`error`) and the number of rows.
 std::pair<double, int> max_csv_error(const fs::path& path) {

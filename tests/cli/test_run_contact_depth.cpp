@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 
 namespace affix {
@@ -23,10 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
+using test::read_json;
 
 class ContactDepthRun : public testing::TestWithParam<std::string> {
  protected:

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "affix/io/trajectory_h5_reader.hpp"
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 
 namespace affix {
@@ -44,10 +45,7 @@ std::size_t line_count(const fs::path& path) {
   return lines;
 }
 
-nlohmann::json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
+using test::read_json;
 
 class RunFailureTest : public testing::Test {
  protected:

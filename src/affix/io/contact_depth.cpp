@@ -5,6 +5,7 @@
 #include <limits>
 #include <variant>
 
+#include "affix/io/short_number.hpp"
 #include "affix/math/excerpt.hpp"
 
 namespace affix {
@@ -37,12 +38,6 @@ double smallest_half_extent(const Shape& shape) {
     }
   };
   return std::visit(Extent{}, shape);
-}
-
-std::string short_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <Eigen/Geometry>
 
+#include "affix/io/short_number.hpp"
 #include "affix/math/excerpt.hpp"
 
 namespace affix {
@@ -43,13 +44,6 @@ nlohmann::json compliant_setting(const Settings& settings, const char* key) {
   if (block == settings.solver_settings.end() || !block->second.is_object()) return nullptr;
   const auto value = block->second.find(key);
   return value != block->second.end() ? *value : nlohmann::json(nullptr);
-}
-
-/// Three significant digits: a message's numbers are for reading (joints.csv has them all).
-std::string short_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
 }
 
 }  // namespace
