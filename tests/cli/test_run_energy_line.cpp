@@ -1,6 +1,6 @@
 // `affix run` stops a compliant run whose mechanical energy rose above its energy line
 // (solvers/compliant/energy_line_check.hpp): ten 0.2 kg capsule links on ball joints under a 15 t cube,
-// released 20° off the vertical, under "geometric_stiffness" at h = 0.05 (the hostile pass's scene: its
+// released 20° off the vertical, under "geometric_stiffness" at h = 0.05 (compliant13's JSON scene: its
 // links' rest axes tilted +20° about y, 40° across the chain) peaked 7.6·10⁶ J above its start and
 // completed with exit 0; it now ends with exit 1, summary.json not completed, and a message with the
 // step, its time, the energy, the line and the excess. The same chain at the default stabilization, and
@@ -78,8 +78,10 @@ class EnergyLineRun : public testing::Test {
 TEST_F(EnergyLineRun, AChainThatGainsEnergyUnderGeometricStiffnessIsADivergenceNamingTheStepAndTheExcess) {
   const test::CommandResult r = run(write(heavy_chain(0.05, "geometric_stiffness")));
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("): the mechanical energy rose above its energy line: E + ½hm g·v = "), std::string::npos) << r.err;
-  for (const char* part : {" J against a line of ", ", an excess of ", ", past the limit of ", "the simulation diverged"})
+  EXPECT_NE(r.err.find("): the mechanical energy rose above its energy line: E + ½hm g·v = "), std::string::npos)
+      << r.err;
+  for (const char* part :
+       {" J against a line of ", ", an excess of ", ", past the limit of ", "the simulation diverged"})
     EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
   const nlohmann::json summary = read_json(dir_ / "out" / "summary.json");
   EXPECT_EQ(summary["completed"], false);

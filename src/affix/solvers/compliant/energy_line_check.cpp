@@ -33,8 +33,8 @@ void EnergyLineCheck::check(double energy, double shadow, double potential, doub
   throw SimulationError("the mechanical energy rose above its energy line: E + ½hm g·v = " +
                         number(energy + shadow, " J") + " against a line of " + number(level, " J") +
                         " (the energy at t = 0 plus the work of the scene's forces, prescribed bodies and drives), "
-                        "an excess of " + number(excess, " J") + ", past the limit of " + number(kMargin * scale, " J") +
-                        " (" + number(kMargin, "") +
+                        "an excess of " + number(excess, " J") + ", past the limit of " +
+                        number(kMargin * scale, " J") + " (" + number(kMargin, "") +
                         " × the kinetic energy the line allows plus the bodies' weights times their sizes): the "
                         "simulation diverged (try a smaller dt, or see the solver's stabilization in the README)");
 }
