@@ -50,7 +50,7 @@ TEST(CompliantEnergyLineCheck, AStepIsADivergenceWhenItsExcessPassesTheMarginTim
     EXPECT_NE(what.find("an excess of 42 J"), std::string::npos) << what;
     EXPECT_NE(what.find("past the limit of 42 J"), std::string::npos) << what;
   }
-  // The line rises with the external work: the same energy is then no excess.
+  // The line rises with the external work (1 J): the same energy is then within the limit (41 J of 43 J).
   EXPECT_NO_THROW(check.check(limit + 1e-6 + 2.0, 0.0, 0.0, 1.0));
 }
 
