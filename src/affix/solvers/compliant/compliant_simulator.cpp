@@ -202,6 +202,9 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
   commit_turns();
   evaluate_rows();
   energy_line_ = mechanical_energy(bodies_, moving_, model_->settings.gravity, phi_, compliance_, drive_offset_);
+  energy_check_ = EnergyLineCheck(energy_line_, gravity_shadow(bodies_, moving_, nullptr, model_->settings.gravity,
+                                                               model_->settings.dt),
+                                  gravity_potential(), body_scale());
   if (settings_.stabilization != Stabilization::none) estimate_initial_multipliers();
 }
 
@@ -305,6 +308,10 @@ StepStats CompliantSimulator::step() {
   advance(time(), model_->settings.dt, 0);
   ++step_;
   const int n = static_cast<int>(moving_.size());
+  const Vec3 gravity = model_->settings.gravity;
+  energy_check_.check(mechanical_energy(bodies_, moving_, gravity, phi_, compliance_, drive_offset_),
+                      gravity_shadow(bodies_, moving_, nullptr, gravity, model_->settings.dt), gravity_potential(),
+                      energy_line_);
   StepStats stats;
   stats.step = step_;
   stats.time = time();
@@ -607,6 +614,22 @@ bool CompliantSimulator::made_energy(const VecX& v, double h, double energy_befo
   const double shadow_after = gravity_shadow(bodies_, moving_, &v, model_->settings.gravity, h);
   return after + shadow_after >
          energy_before + shadow_before + work + allowance + kEnergyTolerance * (1.0 + std::abs(energy_before));
+}
+
+double CompliantSimulator::gravity_potential() const {
+  double u = 0.0;
+  for (int i : moving_) u -= bodies_[i].mass * model_->settings.gravity.dot(bodies_[i].c);
+  return u;
+}
+
+double CompliantSimulator::body_scale() const {
+  // Σ m|g| r_g, r_g = √(tr Ī / 2m) the radius of gyration (energy_line_check.hpp).
+  double a = 0.0;
+  for (int i : moving_) {
+    const RigidBody& b = bodies_[i];
+    a += b.mass * model_->settings.gravity.norm() * std::sqrt(b.inertia.trace() / (2.0 * b.mass));
+  }
+  return a;
 }
 
 double CompliantSimulator::external_work(const VecX& v) const {

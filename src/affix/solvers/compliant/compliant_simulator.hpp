@@ -35,6 +35,7 @@
 #include "affix/solvers/compliant/compliant_settings.hpp"
 #include "affix/solvers/compliant/mixed_lcp.hpp"
 #include "affix/solvers/compliant/drive_rows.hpp"
+#include "affix/solvers/compliant/energy_line_check.hpp"
 #include "affix/solvers/compliant/reduced_system.hpp"
 #include "affix/solvers/rigid/collision_detection.hpp"
 #include "affix/solvers/rigid/rigid_body.hpp"
@@ -110,6 +111,12 @@ class CompliantSimulator final : public Simulator {
   /// The energy line: the mechanical energy at t = 0 plus external_work() of every substep taken. The
   /// guard lends the truncation's allowance only below it (made_energy).
   double energy_line_ = 0.0;
+  /// The energy line's divergence check after every step (energy_line_check.hpp).
+  EnergyLineCheck energy_check_;
+  /// Σ −m g·c over the moving bodies.
+  double gravity_potential() const;
+  /// Σ m|g| r_g over the moving bodies (energy_line_check.hpp).
+  double body_scale() const;
   /// Relative to the energy: a gain below this is round-off, not the curvature term's.
   static constexpr double kEnergyTolerance = 1e-9;
   /// Relative to the kinetic energy: the gain per substep that the curvature term's own truncation makes
