@@ -40,7 +40,7 @@ inline bool same(const nlohmann::json& a, const nlohmann::json& b) {
 /// The example scene files of up to 200 kB, as texts.
 inline std::vector<std::string> example_scenes() {
   std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(AFFIX_SOURCE_DIR "/examples")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::filesystem::path(AFFIX_SOURCE_DIR) / "examples")) {
     if (entry.path().extension() != ".json" || entry.file_size() > 200'000) continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::stringstream text;

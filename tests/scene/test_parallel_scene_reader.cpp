@@ -53,7 +53,7 @@ bool check(const std::filesystem::path& file) {
 
 TEST(ParallelSceneReader, ReadsEveryExampleSceneAsTheSerialReaderDoes) {
   int scenes = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(AFFIX_SOURCE_DIR "/examples")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::filesystem::path(AFFIX_SOURCE_DIR) / "examples")) {
     if (entry.path().extension() == ".json" && entry.file_size() < 5'000'000) scenes += check(entry.path()) ? 1 : 0;
   }
   EXPECT_GT(scenes, 20);

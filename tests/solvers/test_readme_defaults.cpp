@@ -50,7 +50,7 @@ using nlohmann::json;
 
 constexpr double kRelativeTolerance = 1e-12;
 constexpr std::size_t kMinimumCheckedRows = 20;
-const char* const kReadme = AFFIX_SOURCE_DIR "/README.md";
+const std::string kReadme = std::string(AFFIX_SOURCE_DIR) + "/README.md";
 const char* const kFieldTableHeader = "| field | type | default | meaning |";
 const char* const kSceneFile = "readme_defaults.json";
 
