@@ -22,8 +22,11 @@
 namespace affix {
 
 /// r of the header for the bodies with active[i] (zero elsewhere); false when it is zero everywhere
-/// (nothing to correct: no body's A moved).
+/// (nothing to correct: no body's A moved). `model_error[i]`: how far body i's orthogonality energy at
+/// q + Δq lies above its quadratic model, βh²[Pₒ(q+Δq) − Pₒ(q) − ∇Pₒᵀ Δq − ½ Δqᵀ∇²Pₒ Δq] (J), the
+/// energy the valley costs the full step.
 bool orthogonality_remainder(const std::vector<AffineBody>& bodies, const DofLayout& layout, const VecX& q,
-                             const VecX& dq, double beta_h2, const std::vector<char>& active, VecX& remainder);
+                             const VecX& dq, double beta_h2, const std::vector<char>& active, VecX& remainder,
+                             std::vector<double>& model_error);
 
 }  // namespace affix
