@@ -7,6 +7,7 @@
 
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/solvers/ipc/orthogonality_correction.hpp"
 
 namespace affix {
 namespace {
@@ -138,6 +139,51 @@ std::vector<int> suspects(const DofLayout& layout, const VecX& v, const BodyMask
   return bad.empty() ? flagged : bad;
 }
 
+/// direction = dq + c (orthogonality_correction.hpp) on each group of bodies that H and the joint rows
+/// couple (H is block-diagonal across them, so c restricted to one is its own solution) where the
+/// correction is worth its solve and still descends clearly:
+/// - the valley costs the full step more than kWorthCorrecting of the model's decrease −½gᵀdq (the
+///   orthogonality energy above its quadratic model); below that the valley is not what shortens the
+///   step, and a correction would only cost a solve (and, on a step that the CCD bound cuts short,
+///   over-correct: c is sized for the whole step);
+/// - gᵀ(dq + c) ≤ ½ gᵀdq < 0 over the group.
+/// Elsewhere, and when the correction's solve fails, the direction stays dq.
+constexpr double kWorthCorrecting = 0.25;
+
+void add_orthogonality_correction(const IncrementalPotential& potential, const std::vector<AffineBody>& bodies,
+                                  const VecX& q, const VecX& gradient, const BlockHessian& H, const VecX& dq,
+                                  const BodyMask& unconverged, double beta_h2, const JointSpace& joints,
+                                  SparseCholesky& linear_solver, VecX& direction) {
+  const DofLayout& layout = potential.layout();
+  VecX remainder, correction;
+  std::vector<double> model_error;
+  if (!orthogonality_remainder(bodies, layout, q, dq, beta_h2, unconverged, remainder, model_error)) return;
+  const auto slope = [&](const Island& group, const VecX& step) {
+    double sum = 0.0;
+    for (int i : group) sum += body_segment(layout, gradient, i).dot(body_segment(layout, step, i));
+    return sum;
+  };
+  std::vector<Island> groups = connected_islands(bodies, potential.coupled_body_pairs());
+  std::erase_if(groups, [&](const Island& group) {
+    const bool worth = island_sum(model_error, group) > kWorthCorrecting * -0.5 * slope(group, dq);
+    if (!worth)
+      for (int i : group) body_segment(layout, remainder, i).setZero();
+    return !worth;
+  });
+  if (groups.empty()) return;
+  if (joints.empty()) {
+    correction = linear_solver.solve(-remainder);  // H's factors from this iteration's solve
+  } else if (!joints.solve(H, remainder, VecX::Zero(q.size()), linear_solver, correction)) {
+    return;
+  }
+  if (!correction.allFinite()) return;
+  for (const Island& group : groups) {
+    const double newton_slope = slope(group, dq), corrected_slope = newton_slope + slope(group, correction);
+    if (!(newton_slope < 0.0 && corrected_slope <= 0.5 * newton_slope)) continue;
+    for (int i : group) body_segment(layout, direction, i) += body_segment(layout, correction, i);
+  }
+}
+
 }  // namespace
 
 void safe_island_move(IncrementalPotential& potential, const std::vector<AffineBody>& bodies, VecX& q,
@@ -191,7 +237,13 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
                             ": the Newton system is not finite or not positive definite");
     }
 
-    potential.update_contact_candidates(q, &dq);
+    // The line search's direction: the Newton step with its second-order correction for the
+    // orthogonality valley (orthogonality_correction.hpp) where that still descends.
+    VecX direction = dq;
+    if (options.orthogonality_correction)
+      add_orthogonality_correction(potential, bodies, q, gradient, H, dq, unconverged, c.beta_h2, joints,
+                                   linear_solver, direction);
+    potential.update_contact_candidates(q, &direction);
     const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
     std::vector<int> stepping;
     std::vector<char> restoring(islands.size(), 0), finishing(islands.size(), 0);
@@ -225,7 +277,7 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
     // Counted as IPC counts: the steps of islands still iterating. A converged island's last step rides
     // on the solve that found it converged.
     if (std::any_of(stepping.begin(), stepping.end(), [&](int k) { return !finishing[k]; })) ++result.iterations;
-    const LineSearchOutcome searched = island_line_search(potential, c, q, dq, islands, stepping, restoring,
+    const LineSearchOutcome searched = island_line_search(potential, c, q, direction, islands, stepping, restoring,
                                                           finishing, result.line_search_evaluations);
     if (searched.overflowed >= 0) {
       throw SimulationError(name_bodies(bodies, islands[searched.overflowed]) +

@@ -5,7 +5,10 @@
 //   1. proximity candidates at q; g and H of the unconverged bodies with per-stencil PSD projection;
 //      one CHOLMOD solve H·Δq = −g (converged bodies are held: their rows are identity), or with
 //      linear joints its reduced form in the joint space (joint_space.hpp);
-//   2. candidates swept along Δq; islands = components of the dynamic bodies they link
+//      then the second-order correction c of the orthogonality potential's curved valley, solved with
+//      the same matrix (orthogonality_correction.hpp); the iteration's step is Δq + c wherever that
+//      still descends, else Δq;
+//   2. candidates swept along the step; islands = components of the dynamic bodies they link
 //      (islands.hpp). Bodies in different islands cannot come within d̂ of each other anywhere along
 //      this iteration's steps, so the incremental potential is a sum of island potentials and each
 //      island can be searched on its own;
@@ -39,6 +42,7 @@ struct NewtonOptions {
   bool take_first_step = true;  ///< false when q already includes this step's loads (a friction re-lag)
   double dhat = 1e-3;
   bool adaptive_kappa = true;
+  bool orthogonality_correction = true;  ///< search along Δq + c (orthogonality_correction.hpp)
   BarrierStiffnessBounds kappa_bounds;
 };
 
