@@ -177,6 +177,14 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
                  "compliance, and every row of this scene is rigid (compliance <= 1e-11): the step runs undamped, "
                  "as with \"none\"; \"inertial_damping\" (the default) or \"geometric_stiffness\" stabilise rigid "
                  "joints (README, settings.compliant)\n";
+  // Inertial damping on a body that a soft row holds damps its absolute turn, the swing of a cable itself
+  // (stability_damping.hpp, "Which bodies": 99.9 % of a 100-link cable pendulum's swing in 20 s).
+  if (settings_.stabilization == Stabilization::inertial_damping &&
+      std::any_of(sprung_.begin(), sprung_.end(), [](char s) { return s; }))
+    std::cerr << "affix: warning: " << model_->file.string()
+              << ": settings.compliant.stabilization: \"inertial_damping\" (the default) damps the absolute turn of "
+                 "the bodies that soft joint rows hold (a cable's bending or torsion below 1e4), which takes the "
+                 "swing of a cable pendulum; \"auto\" damps them through those rows instead (README, settings.compliant)\n";
   limit_lambda_.assign(6 * joints_.size(), 0.0);
   may_touch_ = model_->ground.has_value();
   for (int i = 0; i < n_bodies && !may_touch_; ++i)
