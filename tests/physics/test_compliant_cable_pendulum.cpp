@@ -133,6 +133,15 @@ INSTANTIATE_TEST_SUITE_P(TimeSteps, CablePendulum, ::testing::Values(1.0 / 60.0,
   return "h" + std::to_string(static_cast<int>(std::lround(1000 * info.param))) + "ms";
 });
 
+// Known failure (README, compliant solver, Known limits; hostile pass 3, D4): constraint damping, and so
+// `"auto"`, holds a long light cable at h = 0.1 only by halving (87 halvings in 120 steps here; 1,190 in 200 on
+// the hostile pass's 100-link cable), because the constraint-damped step itself is unstable there: its
+// low transverse modes lie in the rigid rows' span, which b′ cannot damp (Andrews §5.4).
+TEST(CablePendulumKnown, DISABLED_AutoTakesATenthOfASecondWithoutHalving) {
+  const Swing automatic = swing(cable_pendulum(0.1, {{"stabilization", "auto"}}), 12.0);
+  EXPECT_EQ(automatic.halvings, 0);
+}
+
 // `"auto"` is its two parts: on a scene without soft rows (ball joints) it is inertial damping, on one whose
 // every body a soft row holds it is constraint damping, step for step and to the last bit.
 TEST(CompliantAutoStabilization, IsInertialDampingWithoutSoftRowsAndConstraintDampingWhereEveryBodyHasOne) {
