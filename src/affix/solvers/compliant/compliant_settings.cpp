@@ -9,7 +9,8 @@ namespace affix {
 namespace {
 
 constexpr std::array kStabilizations = {Stabilization::none, Stabilization::geometric_stiffness,
-                                        Stabilization::inertial_damping, Stabilization::constraint_damping};
+                                        Stabilization::inertial_damping, Stabilization::constraint_damping,
+                                        Stabilization::automatic};
 constexpr std::array kInverses = {AugmentedInverse::low_rank, AugmentedInverse::full_rank};
 
 template <class Enum, std::size_t N>
@@ -55,6 +56,7 @@ const char* to_string(Stabilization s) {
     case Stabilization::geometric_stiffness: return "geometric_stiffness";
     case Stabilization::inertial_damping: return "inertial_damping";
     case Stabilization::constraint_damping: return "constraint_damping";
+    case Stabilization::automatic: return "auto";
   }
   return "?";
 }

@@ -15,6 +15,10 @@ enum class Stabilization {
   geometric_stiffness, ///< M̃ = M − h²K̃ (Tournier 2015, Andrews Eq. 2), its inverse by `inverse`
   inertial_damping,    ///< M̃ = M + hB, B from K_d and the stability threshold (Eq. 10–13)
   constraint_damping,  ///< M̃ = M, each row damped by b′ from m′, k′ (Eq. 14–17)
+  /// "auto": constraint_damping on the joints with a soft row (a cable's bending) and the bodies they hold,
+  /// inertial_damping on every other body (Andrews §5: Fig. 8–9's cables in constraint space, all else
+  /// inertial; stability_damping.hpp, "Which bodies").
+  automatic,
 };
 
 /// How M̃⁻¹ is formed when it holds K̃ (Andrews §3).

@@ -164,6 +164,8 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
           if (u >= 0) sprung_[u] = 1;
   weighable_ = std::any_of(sprung_.begin(), sprung_.end(), [](char s) { return !s; });
   damped_joints_ = stability_damped_joints(J_, static_cast<int>(joints_.size()), compliance_, settings_.anchored_damping);
+  if (settings_.stabilization == Stabilization::automatic)
+    damped_joints_ = soft_joints(J_, damped_joints_, compliance_);  // stability_damping.hpp, "Which bodies"
   // Constraint-space damping acts along J only (Andrews §5.4: what lies in J's null space is not damped),
   // through Γ = h/(h + Cb′): on rigid rows (C ≤ kRigidCompliance) Cb′ ≪ h, and the step is the undamped
   // one. A ball or hinge chain at h = 0.1 s then diverges as with "none" (examples/compliant/
@@ -175,6 +177,14 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
                  "compliance, and every row of this scene is rigid (compliance <= 1e-11): the step runs undamped, "
                  "as with \"none\"; \"inertial_damping\" (the default) or \"geometric_stiffness\" stabilise rigid "
                  "joints (README, settings.compliant)\n";
+  // Inertial damping on a body that a soft row holds damps its absolute turn, the swing of a cable itself
+  // (stability_damping.hpp, "Which bodies": 99.9 % of a 100-link cable pendulum's swing in 20 s).
+  if (settings_.stabilization == Stabilization::inertial_damping &&
+      std::any_of(sprung_.begin(), sprung_.end(), [](char s) { return s; }))
+    std::cerr << "affix: warning: " << model_->file.string()
+              << ": settings.compliant.stabilization: \"inertial_damping\" (the default) damps the absolute turn of "
+                 "the bodies that soft joint rows hold (a cable's bending or torsion below 1e4), which takes the "
+                 "swing of a cable pendulum; \"auto\" damps them through those rows instead (README, settings.compliant)\n";
   limit_lambda_.assign(6 * joints_.size(), 0.0);
   may_touch_ = model_->ground.has_value();
   for (int i = 0; i < n_bodies && !may_touch_; ++i)
@@ -426,19 +436,22 @@ bool CompliantSimulator::substep(double t, double h) {
   const bool dense = settings_.stabilization == Stabilization::geometric_stiffness;
   if (settings_.stabilization != Stabilization::none) evaluate_stiffness();
   std::vector<Vec6> Kd;
-  if (settings_.stabilization == Stabilization::inertial_damping ||
-      settings_.stabilization == Stabilization::constraint_damping)
+  const Stabilization stabilization = settings_.stabilization;
+  const bool automatic = stabilization == Stabilization::automatic;
+  if (stabilization == Stabilization::inertial_damping || stabilization == Stabilization::constraint_damping ||
+      automatic)
     Kd = diagonal_stiffness(K_, n);
   for (int u = 0; u < n; ++u) {
     Mat6 Mt = M_[u];
-    if (settings_.stabilization == Stabilization::inertial_damping)
+    // "auto" damps a body that a soft row holds through that row (constraint space), every other inertially.
+    if (stabilization == Stabilization::inertial_damping || (automatic && !sprung_[u]))
       for (int k = settings_.translational_damping ? 0 : 3; k < 6; ++k)
         Mt(k, k) += h * stabilizing_damping(M_[u](k, k), Kd[u][k], h, alpha);  // Eq. 13
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mt.topLeftCorner<3, 3>().inverse();
     W_[u].bottomRightCorner<3, 3>() = Mt.bottomRightCorner<3, 3>().inverse();
   }
-  if (settings_.stabilization == Stabilization::constraint_damping)
+  if (stabilization == Stabilization::constraint_damping || automatic)
     constraint_space_damping(J_, damped_joints_, W_, Kd, compliance_, damping_, h, alpha, S_, Gamma_);
   if (dense) {
     if (settings_.inverse == AugmentedInverse::full_rank) {

@@ -55,6 +55,17 @@ std::vector<char> stability_damped_joints(const ConstraintJacobian& J, int joint
   return damped;
 }
 
+std::vector<char> soft_joints(const ConstraintJacobian& J, std::vector<char> damped,
+                              const std::vector<double>& compliance) {
+  for (std::size_t j = 0; j < damped.size(); ++j) {
+    const JointSlot& s = J.slots[j];
+    bool soft = false;
+    for (int r = 0; r < s.count; ++r) soft = soft || compliance[s.offset + r] > kSoftCompliance;
+    damped[j] = damped[j] && soft;
+  }
+  return damped;
+}
+
 void constraint_space_damping(const ConstraintJacobian& J, const std::vector<char>& damped, const std::vector<Mat6>& W,
                               const std::vector<Vec6>& Kd, const std::vector<double>& compliance,
                               const std::vector<double>& damping, double h, double alpha, VecX& S, VecX& Gamma) {

@@ -27,6 +27,19 @@
 // one that damping can act on, Cb′ ~ h) to another moving body: the body's transverse vibration, the
 // mode the damping is for, turns it against that neighbour and is damped there. A body held only by
 // anchored joints keeps their b′ (nothing else would damp it). Measured: −0.11 % over 40 s.
+//
+// Which bodies (issue 15, hostile pass 3, D5; settings.compliant.stabilization "auto"). Inertial damping
+// (Eq. 13) damps each body's absolute velocity: B ≈ hK_d/2 on every link of a cable acts on the swing
+// itself, which turns every link at the pendulum's rate, and a 100-link cable of 0.02 kg links under a
+// 50 kg load lost 99.9 % of its peak kinetic energy in 20 s at h = 1/60 and swung with a period of
+// 5.18 s at h = 0.05 (closed form 4.516 s).
+// The paper sees the same ("For cable simulations, we observe artifacts when using the inertial damping
+// formulation. Specifically, there is severe dissipation", §5.3) and runs its cables (Fig. 8–9) in
+// constraint space, everything else inertially. "auto" does that per body: a body that a soft row holds
+// (a cable's bending or torsion, compliance above kSoftCompliance) gets no B, and the joints with a soft
+// row get b′ (anchored ones as anchored_damping says), whose rates are relative turns that the swing
+// leaves at rest; every other body (rigid chains, booms, loads on ball joints) keeps B, which
+// constraint-space damping cannot replace there (rigid rows take no b′, Σ = C/(h + Cb′) with C ≈ 0).
 #include <array>
 #include <vector>
 
@@ -54,6 +67,11 @@ constexpr double kSoftCompliance = 1e-4;
 /// "Anchored rows"). `anchored`: every joint does (the paper's §4.3).
 std::vector<char> stability_damped_joints(const ConstraintJacobian& J, int joints, const std::vector<double>& compliance,
                                           bool anchored);
+
+/// Of the joints `damped` (stability_damped_joints), those with a soft row: the constraint-space share of
+/// "auto" (header, "Which bodies").
+std::vector<char> soft_joints(const ConstraintJacobian& J, std::vector<char> damped,
+                              const std::vector<double>& compliance);
 
 /// Constraint-space damping (§4.3–4.4) of the rows of the damped joints: per row m′ = (J W Jᵀ)⁻¹ (W = M⁻¹),
 /// k′ = row_stiffness, b′ = stabilizing_damping beside the row's own `damping`, and the row's S = Σ/h and
