@@ -28,9 +28,9 @@
 // Pivoting. The rows are split into the connected components of Z (rows coupled through a body their
 // Δv_r moves: two contacts on one body, or anywhere on one jointed mechanism, whose Δv_r spans it);
 // Z is block-diagonal over them and each is an LCP of its own. Components of at most kPivotingRows rows
-// (`set_pivoting_rows`; 128, 64 before issue 15: 512 pivoted a 36-box pile's ~200 rows too, 4.6 ms a step
-// at h = 0.01 against PGS's 0.84, and 52 ms at 0.05, where sets that did not settle went to PGS after
-// hundreds of dense solves) are first solved exactly by block principal pivoting on their dense Z (Júdice &
+// (`set_pivoting_rows`; 128, 64 before issue 15), beyond 64 only where PGS is slow (mixed_lcp.cpp: the
+// rows' Z_rr spread 100×, or a jointed body; pivoting every set of a pile of equal boxes cost 4.9 ms a
+// step against PGS's 0.85 at h = 0.01, 63 ms against 1.1 at 0.05) are first solved exactly by block principal pivoting on their dense Z (Júdice &
 // Pires 1994; mixed_lcp_pivoting.cpp), friction included: each row lower, free or upper, from the warm
 // start's sets. First with a friction row at a
 // bound taken as σμλ_n of its normal (the pyramid's edge, exact for sliding in one solve; LU); where
