@@ -268,6 +268,94 @@ TEST_P(MixedLcpPaths, AtTheCapConvergedOnlyWhenTheLastSweepChangedLittle) {
   EXPECT_GT(approximate, 5);  // the criterion does accept approximate solutions
 }
 
+/// Issue 15: `bodies` bodies, 0..3 jointed as random_problem's, the rest free, and `patches` contact patches
+/// as the contact code makes them: on a random body and the ground or a second body, a random normal n,
+/// 1–4 points in the plane ⟂ n around a centroid, a normal row U = ±(n, r_i × n) per point (r_i from each
+/// body's random centre), then tangent rows ±(t, r × t) at the centroid and, for more than one point, a
+/// torsion row ±(0, n), each bounded by ±μΣλ_n of its patch's normals.
+Problem random_patch_problem(std::mt19937& rng, int bodies, int patches) {
+  Problem p = random_problem(rng, false);
+  p.rows.clear();
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::uniform_int_distribution<int> pick(0, bodies - 1), points(1, 4);
+  for (int b = p.J.bodies; b < bodies; ++b) p.W.push_back(random_inverse_mass(rng));
+  p.J.bodies = bodies;
+  p.v_free = VecX::NullaryExpr(6 * bodies, [&](Eigen::Index) { return u(rng); });
+  std::vector<Vec3> centre(bodies);
+  for (Vec3& c : centre) c = test::random_vector<3>(rng);
+  for (int k = 0; k < patches; ++k) {
+    std::array<int, 2> on{pick(rng), pick(rng)};
+    if (on[1] == on[0] || k % 3 == 0) on[1] = -1;  // the ground
+    const Vec3 n = test::random_vector<3>(rng).normalized();
+    const Vec3 t1 = n.cross(Vec3(u(rng), u(rng), u(rng))).normalized(), t2 = n.cross(t1);
+    const Vec3 middle = test::random_vector<3>(rng);
+    const auto row_at = [&](const Vec3& x, const Vec3& d, bool turn) {
+      UnilateralRow row;
+      row.body = on;
+      for (int side = 0; side < 2; ++side)
+        if (on[side] >= 0) {
+          const Vec3 r = x - centre[on[side]];
+          row.J[side] << (turn ? Vec3::Zero() : d), (turn ? d : Vec3(r.cross(d)));
+          if (side == 1) row.J[side] = -row.J[side];
+        }
+      return row;
+    };
+    const int first = static_cast<int>(p.rows.size()), count = points(rng);
+    for (int i = 0; i < count; ++i) {
+      UnilateralRow row = row_at(middle + 0.3 * (u(rng) * t1 + u(rng) * t2), n, false);
+      row.c = u(rng);
+      p.rows.push_back(row);
+    }
+    for (int t = 0; t < (count > 1 ? 3 : 2); ++t) {
+      UnilateralRow row = row_at(middle, t == 0 ? t1 : t == 1 ? t2 : n, t == 2);
+      row.c = 0.3 * u(rng);
+      row.normal = first;
+      row.normals = count;
+      row.friction = t < 2 ? 0.5 : 0.1;
+      row.lo = -std::numeric_limits<double>::infinity();
+      p.rows.push_back(row);
+    }
+  }
+  return p;
+}
+
+// Issue 15: sets beyond the 64 rows that were pivoted before are pivoted too, a connected component of Z
+// at a time, and contact patches (one friction cone bounded by μΣλ_n) meet every complementarity condition.
+TEST_P(MixedLcpPaths, LargePatchSetsArePivotedAndMeetEveryComplementarityCondition) {
+  std::mt19937 rng(23);
+  int sliding = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    Problem p = random_patch_problem(rng, 40, 20);
+    ASSERT_GT(p.rows.size(), 64u);  // beyond the 64 rows pivoted before issue 15, within kPivotingRows
+    ASSERT_LE(p.rows.size(), static_cast<std::size_t>(MixedLcp::kPivotingRows));
+    const Dense d = dense_blocks(p);
+    const Solution s = solve(p, GetParam());
+    ASSERT_TRUE(s.result.converged) << "trial " << trial;
+    EXPECT_EQ(s.result.sweeps, 0) << "trial " << trial << ": PGS finished it";
+    EXPECT_LT((d.A * s.mu + d.B * s.lambda - p.b).cwiseAbs().maxCoeff(), 1e-9) << "trial " << trial;
+    const VecX w = d.B.transpose() * s.mu + d.D * s.lambda + d.Uv;
+    for (std::size_t r = 0; r < p.rows.size(); ++r) {
+      const UnilateralRow& row = p.rows[r];
+      double load = 0.0;
+      if (row.normal >= 0) load = s.lambda.segment(row.normal, row.normals).sum();
+      const double lo = row.normal >= 0 ? -row.friction * load : 0.0;
+      const double hi = row.normal >= 0 ? row.friction * load : std::numeric_limits<double>::infinity();
+      const double residual = w[r] - row.c;
+      EXPECT_GE(s.lambda[r], lo - 1e-10) << "trial " << trial << " row " << r;
+      EXPECT_LE(s.lambda[r], hi + 1e-10) << "trial " << trial << " row " << r;
+      if (s.lambda[r] > lo + 1e-9 && s.lambda[r] < hi - 1e-9) {
+        EXPECT_NEAR(residual, 0.0, 1e-7) << "trial " << trial << " row " << r;
+      } else if (s.lambda[r] <= lo + 1e-9 && !(hi - lo <= 2e-9)) {
+        EXPECT_GE(residual, -1e-7) << "trial " << trial << " row " << r;
+      } else if (s.lambda[r] >= hi - 1e-9 && !(hi - lo <= 2e-9)) {
+        EXPECT_LE(residual, 1e-7) << "trial " << trial << " row " << r;
+      }
+      if (row.normal >= 0 && hi > 1e-9 && std::abs(s.lambda[r]) >= hi - 1e-9) ++sliding;
+    }
+  }
+  EXPECT_GT(sliding, 10);  // patches do slide: friction rows on the edges of their Σλ_n bounds
+}
+
 INSTANTIATE_TEST_SUITE_P(DenseAndSparse, MixedLcpPaths, ::testing::Values(600, 0), [](const auto& info) {
   return info.param == 0 ? std::string("cholmod") : std::string("dense");
 });

@@ -181,12 +181,26 @@ class CompliantSimulator final : public Simulator {
     int body1, body2;
     Vec3 local;     ///< the contact point in body1's rest axes, relative to its centre of mass
     double normal;  ///< λ_n (N·s)
-    Vec3 friction;  ///< the friction impulse, world
+    Vec3 friction;  ///< its share of its patch's friction force, world (N)
+    double torsion; ///< its share of its patch's friction torque about the normal (N·m)
+    double bounce;  ///< a restitution's shadow energy E_n (m²/s²) carried from a landing, else 0
     Vec3 normal2;   ///< body–body contacts: the normal in body 2's rest axes (persistence)
   };
   std::vector<WarmContact> warm_contacts_, next_warm_;
+  /// A contact patch (compliant_unilateral.cpp, "Patch friction"): contacts_ of one pair with one normal,
+  /// patch_members_[first_member … last_member); its rows from first_row: a normal row per point, then
+  /// friction_rows (two tangents and, for a patch wider than a point, the torsion).
+  struct ContactPatch {
+    int first_member = 0, last_member = 0;
+    int first_row = 0, normals = 0, friction_rows = 0;
+  };
+  std::vector<ContactPatch> patches_;
+  std::vector<int> patch_members_, patch_of_;
+  /// contacts_ into patches_ (greedy: same pair, normals within 10°).
+  void group_patches();
   std::vector<Vec3> contact_local_;      // per contact of contacts_: its point in body 1's axes at the preview
   std::vector<Vec3> contact_normal2_;    // per contact: its normal in body 2's axes at the preview (body–body)
+  std::vector<double> contact_bounce_;   // per contact: its E_n carried to the next step (restitution), or 0
   /// Last step's pushing body–body contacts that FCL does not report at `preview` (touching, not
   /// overlapping) appended to contacts_ while their gap is below kPersistGap (compliant_unilateral.cpp,
   /// "Persistence").

@@ -11,9 +11,27 @@
 //   U v₊ ≥ U v_free + δ/h,   λ_n ≥ 0
 // (a prescribed side moves as the preview has it, so its share cancels). It is Andrews Eq. 2's −φ/h
 // for a row that may only push: an overlap is removed in one step, an approach is stopped at contact.
-// With `restitution` e, a contact approaching at a = n·(ẋ₁ − ẋ₂) < 0 also asks U v₊ ≥ −e a.
-// Friction: two tangent rows t₁, t₂ (t₁ along the sliding velocity, so that the pyramid is exact for a
-// body that slides) with target 0 and bounds ±μ λ_n, μ = √(μ₁μ₂) as in every solver.
+// Restitution e (issue 15). The step is symplectic Euler, whose flight keeps the shadow energy per unit
+// mass along the row, E_n = ½a² + g_n d + ½h g_n a (a the approach speed at the start of the step, d the
+// start gap, g_n the free flight's acceleration onto the surface, (U v_now − U v_free)/h; the sphere's
+// E + ½hm g·v of CompliantContact.ElasticBounce…). A bounce keeps e² of it: the row asks U v₊ ≥ u with
+// ½u² + ½h g_n u = e²E_n − g_n d, the end state (d + hu, u) having shadow energy e²E_n, so a body
+// dropped from H rises to e²H (+ at most g h²/8 where the step samples the apex) at any h. The old target
+// U v₊ ≥ e·a left a body that met the surface mid-step from the height d it started the step at: 20–40 %
+// too high at h = 0.05–0.1 for e = 0.5. For e = 1, u = a, as before. Where e²E_n < g_n d (the body too
+// high above the surface to leave it within the step) the row lands it and E_n is kept with the contact
+// for the next step's bounce.
+// Patch friction (issue 15). The contacts of one pair whose normals agree within 10° are a patch (a box's
+// face on the ground: its four corners); the patch has one friction cone, not one per point: two tangent
+// rows t₁, t₂ at its centroid on each body (t₁ along the sliding velocity there, so that the pyramid is
+// exact for a body that slides) with target 0 and bounds ±μΣλ_n over its points, μ = √(μ₁μ₂) as in every
+// solver, and, wider than a point, a torsion row about the normal bounded by ±μρΣλ_n (ρ the points' mean
+// distance from the centroid: what the points' own friction resists a turn with under a uniform load).
+// Why: the points' normal loads are not unique (four corners on a plane are three independent rows), and
+// with a cone per point each corner's friction bound moved with the share the solve gave it; pivoting
+// then cycled on a 1000 kg box sliding on a 1 kg box (mixed_lcp_pivoting.cpp) and PGS finished the step
+// wrongly (acceleration 0.42 against 1.01 m/s²). Σλ_n is unique, so the patch's bound is. A one-point
+// patch (a sphere) has exactly the rows it had. Rows per box face: 4 + 3 instead of 4 × 3.
 //
 // Limits (joints/rigid_jacobian.hpp's limit coordinates s, ṡ = J₁u₁ + J₂u₂). A bound becomes the row
 // φ = ±(s − bound) ≥ 0, U = ±J, always in the step (speculative: inactive unless the step would pass
@@ -45,7 +63,8 @@
 // after 2 s at h = 0.1; hostile pass 2 of issue 15).
 //
 // Warm start: a contact takes the λ of the last step's contact between the same bodies whose point, in
-// body 1's axes, is within kWarmMatch of it; a limit row its own last λ (kept as forces, λ/h).
+// body 1's axes, is within kWarmMatch of it, a patch's friction the sum of its points' shares of theirs;
+// a limit row its own last λ (kept as forces, λ/h).
 //
 // Persistence. FCL reports a body–body contact only while the two overlap. A box resting on another
 // ends a step touching it, gap 0 to round-off, so every other step FCL saw no contact, the top box fell
@@ -70,6 +89,8 @@ constexpr double kLimitInside = 1e-7;   // m or rad: where a limit is held, insi
 constexpr double kWarmMatch = 0.01;     // m: a contact point that moved less than this keeps its λ
 constexpr double kPersistGap = 0.01;    // m: a kept body–body contact is dropped once its gap is larger
 constexpr double kOverlapRate = 0.2;    // Γ of an overlap: the share of it removed per step (header)
+constexpr double kPatchCos = 0.985;     // contacts of a pair whose normals are within 10° share a patch
+constexpr double kTorsionRadius = 1e-6; // m: a patch narrower than this (one point) has no torsion row
 
 Vec3 perpendicular(const Vec3& n) {
   const Vec3 a = std::abs(n.x()) < 0.6 ? Vec3::UnitX() : Vec3::UnitY();
@@ -100,24 +121,26 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
     persist_contacts(preview);
     contact_local_.resize(contacts_.size());
     contact_normal2_.resize(contacts_.size());
-    for (std::size_t k = 0; k < contacts_.size(); ++k) {
-      const RigidContact& c = contacts_[k];
-      const int body[2] = {c.body1, c.body2};
-      const std::array<int, 2> unknown{unknown_of_[c.body1], c.body2 >= 0 ? unknown_of_[c.body2] : -1};
+    contact_bounce_.resize(contacts_.size());
+    group_patches();
+    for (std::size_t p = 0; p < patches_.size(); ++p) {
+      ContactPatch& patch = patches_[p];
+      const RigidContact& first = contacts_[patch_members_[patch.first_member]];
+      const int body[2] = {first.body1, first.body2};
+      const std::array<int, 2> unknown{unknown_of_[first.body1], first.body2 >= 0 ? unknown_of_[first.body2] : -1};
+      patch.first_row = static_cast<int>(unilateral_.size());
+      patch.normals = patch.friction_rows = 0;
       if (unknown[0] < 0 && unknown[1] < 0) continue;
-      // Each body's lever arm to its own surface point (header, "Lever arms"), not to the overlap's midpoint.
-      const Vec3 on1 = c.point - 0.5 * c.depth * c.normal, on2 = c.point + 0.5 * c.depth * c.normal;
-      const Vec3 r[2] = {on1 - preview[c.body1].c, c.body2 >= 0 ? Vec3(on2 - preview[c.body2].c) : Vec3::Zero()};
-      // U along d, and its rates: on v_free, on the velocities now, and the prescribed sides' share.
+      // A row with U = [sign·J_side] on the pair, and its rates: on v_free, on the velocities now (with the
+      // prescribed side's share) and the prescribed side's share alone.
       double free_rate = 0.0, now_rate = 0.0, prescribed_rate = 0.0;
-      const auto row_along = [&](const Vec3& d) {
+      const auto row_of = [&](const Vec6& J1, const Vec6& J2) {
         UnilateralRow row;
         row.body = unknown;
+        row.J = {J1, J2};
         free_rate = now_rate = prescribed_rate = 0.0;
         for (int side = 0; side < 2; ++side) {
           if (body[side] < 0) continue;
-          const double sign = side == 0 ? 1.0 : -1.0;
-          row.J[side] << sign * d, sign * r[side].cross(d);
           if (unknown[side] >= 0) {
             free_rate += row.J[side].dot(v_free.segment<6>(6 * unknown[side]));
             now_rate += row.J[side].dot(v_now.segment<6>(6 * unknown[side]));
@@ -125,16 +148,68 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
             prescribed_rate += row.J[side].dot(body_velocity(body[side], v_now));
           }
         }
+        if (body[1] < 0) row.J[1].setZero();
         now_rate += prescribed_rate;
         return row;
       };
-      UnilateralRow normal = row_along(c.normal);
-      // The overlap at the start of the step (to first order: the preview's less free flight's approach)
-      // is removed at kOverlapRate per step, the free flight's own approach at once (header, "Overlap").
-      const double overlap = c.depth + h * free_rate;
-      normal.c = free_rate + c.depth / h - (overlap > 0.0 ? (1.0 - kOverlapRate) * overlap / h : 0.0);
-      if (settings_.restitution > 0.0 && now_rate < 0.0)
-        normal.c = std::max(normal.c, -settings_.restitution * now_rate - prescribed_rate);
+      const auto along = [](const Vec3& d, const Vec3& r) {
+        Vec6 J;
+        J << d, r.cross(d);
+        return J;
+      };
+      // The normal rows, one per point; the patch's centroids on each body and its warm friction.
+      Vec3 on[2] = {Vec3::Zero(), Vec3::Zero()}, normal = Vec3::Zero(), warm_friction = Vec3::Zero();
+      double warm_torsion = 0.0;
+      const int count = patch.last_member - patch.first_member;
+      for (int i = patch.first_member; i < patch.last_member; ++i) {
+        const int k = patch_members_[i];
+        const RigidContact& c = contacts_[k];
+        // Each body's lever arm to its own surface point (header, "Lever arms"), not to the overlap's midpoint.
+        const Vec3 on1 = c.point - 0.5 * c.depth * c.normal, on2 = c.point + 0.5 * c.depth * c.normal;
+        const Vec3 r1 = on1 - preview[c.body1].c, r2 = c.body2 >= 0 ? Vec3(on2 - preview[c.body2].c) : Vec3::Zero();
+        on[0] += on1 / count, on[1] += on2 / count, normal += c.normal;
+        UnilateralRow row = row_of(along(c.normal, r1), -along(c.normal, r2));
+        // The overlap at the start of the step (to first order: the preview's less free flight's approach)
+        // is removed at kOverlapRate per step, the free flight's own approach at once (header, "Overlap").
+        const double overlap = c.depth + h * free_rate;
+        row.c = free_rate + c.depth / h - (overlap > 0.0 ? (1.0 - kOverlapRate) * overlap / h : 0.0);
+        // Warm start from the nearest contact of the last step between the same bodies.
+        const Vec3 local = preview[c.body1].R.transpose() * (c.point - preview[c.body1].c);
+        contact_local_[k] = local;
+        if (c.body2 >= 0) contact_normal2_[k] = preview[c.body2].R.transpose() * c.normal;
+        const WarmContact* warm = nullptr;
+        double nearest = kWarmMatch;
+        for (const WarmContact& w : warm_contacts_)
+          if (w.body1 == c.body1 && w.body2 == c.body2 && (w.local - local).norm() < nearest)
+            nearest = (w.local - local).norm(), warm = &w;
+        row.lambda = warm ? h * warm->normal : 0.0;
+        contact_bounce_[k] = 0.0;
+        if (settings_.restitution > 0.0) {
+          // Restitution (header): the row's shadow energy E_n, the impact's (or one carried from a landing).
+          const double approach = -now_rate, gap = std::max(-overlap, 0.0);
+          const double g_n = (now_rate - prescribed_rate - free_rate) / h;  // free flight's pull onto the surface
+          double energy = approach > 0.0 ? 0.5 * approach * approach + g_n * gap + 0.5 * h * g_n * approach : 0.0;
+          if (warm) energy = std::max(energy, warm->bounce);
+          const double e = settings_.restitution, available = e * e * energy - g_n * gap;
+          if (available > 0.0) {
+            const double leave = -0.5 * h * g_n + std::sqrt(0.25 * h * h * g_n * g_n + 2.0 * available);
+            row.c = std::max(row.c, leave - prescribed_rate);
+          } else if (energy > 0.0) {
+            contact_bounce_[k] = energy;  // too high above the surface to leave it in this step: land first
+          }
+        }
+        if (warm) warm_friction += warm->friction, warm_torsion += warm->torsion;
+        unilateral_.push_back(row);
+        origin_.push_back({RowKind::contact_normal, k});
+        ++patch.normals;
+      }
+      const double mu1 = model_->bodies[first.body1].friction;
+      const double mu2 = first.body2 >= 0 ? model_->bodies[first.body2].friction : model_->ground->friction;
+      const double mu = std::sqrt(mu1 * mu2);
+      if (!(mu > 0.0)) continue;
+      // Patch friction (header): at the patch's centroid on each body, bounded by μ times its points' Σλ_n.
+      normal.normalize();
+      const Vec3 r[2] = {on[0] - preview[first.body1].c, first.body2 >= 0 ? Vec3(on[1] - preview[first.body2].c) : Vec3::Zero()};
       const Vec3 sliding = [&] {
         Vec3 rel = Vec3::Zero();
         for (int side = 0; side < 2; ++side) {
@@ -142,41 +217,62 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
           const Vec6 u = body_velocity(body[side], v_now);
           rel += (side == 0 ? 1.0 : -1.0) * (u.head<3>() + u.tail<3>().cross(r[side]));
         }
-        return Vec3(rel - rel.dot(c.normal) * c.normal);
+        return Vec3(rel - rel.dot(normal) * normal);
       }();
-      const Vec3 t1 = sliding.norm() > 1e-9 ? Vec3(sliding.normalized()) : perpendicular(c.normal);
-      const Vec3 t2 = c.normal.cross(t1);
-      // Warm start from the nearest contact of the last step between the same bodies.
-      const Vec3 local = preview[c.body1].R.transpose() * (c.point - preview[c.body1].c);
-      contact_local_[k] = local;
-      if (c.body2 >= 0) contact_normal2_[k] = preview[c.body2].R.transpose() * c.normal;
-      const WarmContact* warm = nullptr;
-      double nearest = kWarmMatch;
-      for (const WarmContact& w : warm_contacts_)
-        if (w.body1 == c.body1 && w.body2 == c.body2 && (w.local - local).norm() < nearest)
-          nearest = (w.local - local).norm(), warm = &w;
-      normal.lambda = warm ? h * warm->normal : 0.0;
-      const int normal_index = static_cast<int>(unilateral_.size());
-      unilateral_.push_back(normal);
-      origin_.push_back({RowKind::contact_normal, static_cast<int>(k)});
-      const double mu1 = model_->bodies[c.body1].friction;
-      const double mu2 = c.body2 >= 0 ? model_->bodies[c.body2].friction : model_->ground->friction;
-      const double mu = std::sqrt(mu1 * mu2);
-      if (!(mu > 0.0)) continue;
-      for (const Vec3& t : {t1, t2}) {
-        UnilateralRow row = row_along(t);
+      const Vec3 t1 = sliding.norm() > 1e-9 ? Vec3(sliding.normalized()) : perpendicular(normal);
+      const Vec3 t2 = normal.cross(t1);
+      const auto add_friction = [&](UnilateralRow row, double friction, double warm) {
         row.c = -prescribed_rate;  // no sliding: U v₊ + (the prescribed side's share) = 0
-        row.normal = normal_index;
-        row.friction = mu;
+        row.normal = patch.first_row;
+        row.normals = patch.normals;
+        row.friction = friction;
         row.lo = -std::numeric_limits<double>::infinity();
-        row.lambda = warm ? h * warm->friction.dot(t) : 0.0;
+        row.lambda = h * warm;
         unilateral_.push_back(row);
-        origin_.push_back({RowKind::contact_tangent, static_cast<int>(k)});
+        origin_.push_back({RowKind::contact_tangent, static_cast<int>(p)});
+        ++patch.friction_rows;
+      };
+      for (const Vec3& t : {t1, t2}) add_friction(row_of(along(t, r[0]), -along(t, r[1])), mu, warm_friction.dot(t));
+      // Torsion about the normal, bounded by μρΣλ_n: ρ the points' mean distance from the centroid in the
+      // contact plane, so that a uniformly loaded patch resists a turn as its points' friction would.
+      double rho = 0.0;
+      for (int i = patch.first_member; i < patch.last_member; ++i) {
+        const RigidContact& c = contacts_[patch_members_[i]];
+        const Vec3 d = c.point - 0.5 * c.depth * c.normal - on[0];
+        rho += (d - d.dot(normal) * normal).norm() / count;
+      }
+      if (rho > kTorsionRadius) {
+        Vec6 turn;
+        turn << Vec3::Zero(), normal;
+        add_friction(row_of(turn, -turn), mu * rho, warm_torsion);
       }
     }
   }
   append_limit_rows(h, false, unilateral_, &origin_);
   append_slack_rows(h, false, unilateral_, &origin_);
+}
+
+void CompliantSimulator::group_patches() {
+  // Greedy, in the contacts' order: a patch is a contact and every later one of the same pair whose
+  // normal is within kPatchCos of it. O(contacts²) comparisons, no allocation once the vectors have grown.
+  const int count = static_cast<int>(contacts_.size());
+  patch_of_.assign(count, -1);
+  patch_members_.clear();
+  patches_.clear();
+  for (int k = 0; k < count; ++k) {
+    if (patch_of_[k] >= 0) continue;
+    const RigidContact& c = contacts_[k];
+    ContactPatch patch;
+    patch.first_member = static_cast<int>(patch_members_.size());
+    for (int l = k; l < count; ++l) {
+      const RigidContact& d = contacts_[l];
+      if (patch_of_[l] >= 0 || d.body1 != c.body1 || d.body2 != c.body2 || d.normal.dot(c.normal) < kPatchCos) continue;
+      patch_of_[l] = static_cast<int>(patches_.size());
+      patch_members_.push_back(l);
+    }
+    patch.last_member = static_cast<int>(patch_members_.size());
+    patches_.push_back(patch);
+  }
 }
 
 void CompliantSimulator::persist_contacts(const std::vector<RigidPose>& preview) {
@@ -370,19 +466,31 @@ void CompliantSimulator::keep_unilateral_solution(double h) {
       bounded_[o.index].force = row.lambda / h;
       continue;
     }
-    if (o.kind != RowKind::contact_normal) continue;
-    const RigidContact& c = contacts_[o.index];
+  }
+  for (const ContactPatch& patch : patches_) {
+    // The patch's friction (force, world, on body 1) and torsion (N·m), shared by its points as the next
+    // step's warm start sums them back (build_unilateral_rows).
     Vec3 friction = Vec3::Zero();
-    for (std::size_t t = r + 1; t < unilateral_.size() && origin_[t].kind == RowKind::contact_tangent; ++t)
-      friction += unilateral_[t].lambda / h * unilateral_[t].J[0].head<3>();
-    // The point in body 1's axes at the preview it was found at, as the next step's rows compute it: a
-    // resting body's preview sinks by gh² below where it ends the step (2.5 cm at h = 0.05), and read at
-    // the end of the step the point had moved by half that, beyond kWarmMatch, and lost its warm start.
-    next_warm_.push_back({c.body1, c.body2, contact_local_[o.index], row.lambda / h, friction,
-                          c.body2 >= 0 ? contact_normal2_[o.index] : Vec3(Vec3::UnitZ())});
-    if (row.lambda > 0.0) {
-      ++active_contacts_;
-      records_.push_back({c.body1, c.body2, c.point, c.normal, -c.depth, row.lambda / h});
+    double torsion = 0.0;
+    const int tangents = patch.first_row + patch.normals;
+    for (int t = tangents; t < tangents + patch.friction_rows; ++t) {
+      const UnilateralRow& row = unilateral_[t];
+      if (t < tangents + 2) friction += row.lambda / h * row.J[0].head<3>();
+      else torsion += row.lambda / h;
+    }
+    for (int r = patch.first_row; r < patch.first_row + patch.normals; ++r) {
+      const UnilateralRow& row = unilateral_[r];
+      const RigidContact& c = contacts_[origin_[r].index];
+      // The point in body 1's axes at the preview it was found at, as the next step's rows compute it: a
+      // resting body's preview sinks by gh² below where it ends the step (2.5 cm at h = 0.05), and read at
+      // the end of the step the point had moved by half that, beyond kWarmMatch, and lost its warm start.
+      next_warm_.push_back({c.body1, c.body2, contact_local_[origin_[r].index], row.lambda / h, friction / patch.normals,
+                            torsion / patch.normals, contact_bounce_[origin_[r].index],
+                            c.body2 >= 0 ? contact_normal2_[origin_[r].index] : Vec3(Vec3::UnitZ())});
+      if (row.lambda > 0.0) {
+        ++active_contacts_;
+        records_.push_back({c.body1, c.body2, c.point, c.normal, -c.depth, row.lambda / h});
+      }
     }
   }
   std::swap(warm_contacts_, next_warm_);

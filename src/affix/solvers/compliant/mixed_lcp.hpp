@@ -6,8 +6,9 @@
 //   v = v_free + W (Jᵀμ + Uᵀλ),                 W = M̃⁻¹
 //   J v + S μ = b + J v_free                    (Eq. 3 as reduced_system.hpp writes it: A μ = b below)
 //   w = U v + s∘λ − c,   lo ≤ λ ≤ hi,   λ_r = lo_r ⇒ w_r ≥ 0,  λ_r = hi_r ⇒ w_r ≤ 0,  else w_r = 0.
-// A friction row's bounds are ±μ_f times the current λ of its normal row (a friction box per tangent,
-// the pyramid of two tangents).
+// A friction row's bounds are ±μ_f times the current sum of the λ of its normal rows (a friction box per
+// tangent, the pyramid of two tangents; several normals: one friction cone per contact patch, bounded by
+// μΣλ_n, compliant_unilateral.cpp's "Patch friction").
 //
 // Method — the bilateral rows by the Cholesky solve, the unilateral ones by projected Gauss–Seidel on
 // their Schur complement. With A = S + J W Jᵀ factorised (the step does so anyway), eliminating μ gives
@@ -24,15 +25,24 @@
 // O(|support of Δv_r|) per update. It starts from the λ given (warm start: the last step's), sweeps
 // the rows in order until no update changes a velocity by more than `tolerance`, or `max_sweeps`.
 //
-// Pivoting. Systems of at most kPivotingRows rows (`set_pivoting_rows`) are first solved exactly by
-// block principal pivoting on the dense Z (Júdice & Pires 1994; mixed_lcp_pivoting.cpp), friction
-// included: each row lower, free or upper, from the warm start's sets. First with a friction row at a
+// Pivoting. The rows are split into the connected components of Z (rows coupled through a body their
+// Δv_r moves: two contacts on one body, or anywhere on one jointed mechanism, whose Δv_r spans it);
+// Z is block-diagonal over them and each is an LCP of its own. Components of at most kPivotingRows rows
+// (`set_pivoting_rows`; 128, 64 before issue 15), beyond 64 only where PGS is slow (mixed_lcp.cpp: the
+// rows' Z_rr spread 100×, or a jointed body; pivoting every set of a pile of equal boxes cost 4.9 ms a
+// step against PGS's 0.85 at h = 0.01, 63 ms against 1.1 at 0.05) are first solved exactly by block principal pivoting on their dense Z (Júdice &
+// Pires 1994; mixed_lcp_pivoting.cpp), friction included: each row lower, free or upper, from the warm
+// start's sets. First with a friction row at a
 // bound taken as σμλ_n of its normal (the pyramid's edge, exact for sliding in one solve; LU); where
 // that cycles, with the friction bounds held at ±μλ_n of the last solution (a positive definite box LCP,
 // LDLT) and updated until they stop moving. Up to 2m + kPivots solves each. PGS converges at the rate of
 // Z's condition number, which mass ratios set: a chain of 0.2 kg links under a 15 t load (the crane's
 // slack cable) ~10⁵, a 100 kg box on a 1 kg box ~10⁴ (100 sweeps left it sinking 0.37 m at h = 1/60);
-// pivoting needs 1–5 solves at any ratio. If neither settles, PGS goes on from the warm start. Z_FF gets
+// pivoting needs 1–5 solves at any ratio. Redundant rows (Z singular) are the staggered form's proximal
+// term's (mixed_lcp_pivoting.cpp, "Proximal"). If neither settles, PGS goes on from the warm start (the other
+// components' solutions, already exact, are left as they are by its sweeps). Up to 64 rows until issue 15's
+// compliant15b: a light body under a heavy one in a larger set (a folded chain of 1 g links under 1000 kg,
+// 76–94 rows at h = 1/60 and 0.01) was PGS's, which sank it. Z_FF gets
 // a relative 10⁻¹² on its diagonal, so that redundant hard rows (four corners of a box on the ground,
 // their eight tangent rows) share their load instead of making it singular; what they share is Z's null
 // space, which moves no velocity.
@@ -64,7 +74,8 @@ struct UnilateralRow {
   double s = 0.0;      ///< compliance term (C/h² in the step; 0 for hard rows)
   double lo = 0.0;     ///< bounds on λ (for a friction row: set from its normal row each update)
   double hi = std::numeric_limits<double>::infinity();
-  int normal = -1;     ///< a friction row: the index of its normal row, whose λ bounds it by ±friction·λ
+  int normal = -1;     ///< a friction row: the index of its (first) normal row; ±friction·Σλ_n bounds it
+  int normals = 1;     ///< a friction row: how many normal rows from `normal` on (a contact patch's points)
   double friction = 0.0;
   double lambda = 0.0; ///< in: the warm start; out: the solution
 };
@@ -91,15 +102,21 @@ class MixedLcp {
   void set_pivoting_rows(int rows) { pivoting_rows_ = rows; }
 
  private:
-  /// Z and q = U v_bil − c, dense (mixed_lcp_pivoting.cpp).
+  /// The connected components of Z (header, "Pivoting"): component_rows_ from component_begin_[c] to
+  /// component_begin_[c + 1], each in the rows' order.
+  void find_components(int m, int bodies);
+  /// Z and q = U v_bil − c of the component's rows (index_), dense (mixed_lcp_pivoting.cpp).
   void build_dense(const std::vector<UnilateralRow>& rows, const VecX& v_bil);
-  /// Pivoting on the dense Z (header) from the rows' λ; true when it settled (the λ then solve the LCP).
-  bool pivot(std::vector<UnilateralRow>& rows, const VecX& v_bil, double tolerance, MixedLcpResult& result);
-  /// Friction at a bound as ±μ times its normal's unknown (exact for sliding; may cycle where that makes a
-  /// row's effective Z_rr negative: large μ, redundant corners).
-  bool pivot_exact(std::vector<UnilateralRow>& rows, double tolerance, MixedLcpResult& result);
-  /// Staggered: friction bounds fixed from λ_n, a positive definite box LCP, bounds updated and solved again.
-  bool pivot_staggered(std::vector<UnilateralRow>& rows, double tolerance, MixedLcpResult& result);
+  /// Pivoting on the dense Z (header) of the component rows[first … last) of component_rows_, from the
+  /// rows' λ; true when it settled (their λ then solve the component's LCP).
+  bool pivot(std::vector<UnilateralRow>& rows, int first, int last, const VecX& v_bil, double tolerance,
+             MixedLcpResult& result);
+  /// Friction at a bound as ±μ times its normals' unknowns (exact for sliding; may cycle where that makes a
+  /// row's effective Z_rr negative: large μ, redundant corners), on local_ (the component's rows).
+  bool pivot_exact(double tolerance, MixedLcpResult& result);
+  /// Staggered and proximal: friction bounds fixed from λ_n, a positive definite box LCP with a proximal
+  /// term (mixed_lcp_pivoting.cpp), bounds and centre updated and solved again.
+  bool pivot_staggered(double tolerance, MixedLcpResult& result);
   /// x (6 per unknown) ← W x for the unknowns listed (block) or all of them (dense).
   void apply_W(const std::vector<Mat6>& W_blocks, const MatX* W_dense, const VecX& x, VecX& out) const;
 
@@ -109,14 +126,18 @@ class MixedLcp {
   std::vector<double> diagonal_;  // Z_rr
   std::vector<char> jointed_;     // per unknown: carries a bilateral row
   VecX x_, Wx_, Jx_, y_, z_;      // work vectors, reused
-  // Pivoting (mixed_lcp_pivoting.cpp), reused: the dense Schur complement and q, each row's set and its
-  // λ as a + b·λ_F(column), the free rows' system M λ_F = rhs and its LU.
+  // Pivoting (mixed_lcp_pivoting.cpp), reused: the components, the dense Schur complement and q of one,
+  // each row's set and its λ as a + b·Σ λ_F(column … column + count − 1), the free rows' system
+  // M λ_F = rhs and its LU.
   struct Affine {
     double a = 0.0, b = 0.0;
-    int column = -1;
+    int column = -1, count = 0;
   };
+  std::vector<int> parent_, owner_, component_rows_, component_begin_, index_, local_of_;
+  std::vector<UnilateralRow> local_;  // a component's rows, their normals renumbered among them
+  std::vector<double> local_diagonal_;
   MatX Z_, M_;
-  VecX q_, lambda_, w_, rhs_, solution_, lo_, hi_;
+  VecX q_, lambda_, w_, rhs_, solution_, lo_, hi_, centre_;
   std::vector<signed char> state_;
   std::vector<int> free_, column_;
   std::vector<Affine> affine_;
@@ -128,7 +149,7 @@ class MixedLcp {
 
  public:
   static constexpr double kCapResidual = 1e-3;
-  static constexpr int kPivotingRows = 64;
+  static constexpr int kPivotingRows = 128;
 };
 
 }  // namespace affix
