@@ -210,6 +210,12 @@ void CoRotation::set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma) 
   gain_ = twisted_ ? Mat3((Mat3::Identity() + h2_gamma * factor.twist_compliance).inverse() * h2_gamma) : Mat3::Zero();
 }
 
+void CoRotation::set_twist(const Mat3& h2_gamma, const Mat3& gain) {
+  h2_gamma_ = h2_gamma;
+  twisted_ = !h2_gamma.isZero(0.0);
+  gain_ = twisted_ ? gain : Mat3::Zero();
+}
+
 template <class Block>
 Block CoRotation::solved(const CorotatedFactor& factor, const Block& X) const {
   const Block Y = rotated(R_.transpose(), X);
