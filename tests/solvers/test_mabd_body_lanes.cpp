@@ -2,8 +2,8 @@
 // corotated_body.hpp they replace: the polar factor, the co-rotated elastic gradient, Ψ with the twist
 // stiffness Γ (clamped or not) and the twist gain K = (I + h²ΓW)⁻¹h²Γ, on random bodies: rotations times
 // strains from 10⁻⁹ to 0.3 (compressed and stretched, so that Γ fails its positive semi-definite test in
-// some lanes and not in others), inverted and singular matrices in some lanes (the polar factor's SVD
-// fallback), materials differing lane by lane, and lanes padded with the identity.
+// some lanes and not in others), inverted, singular and far-stretched matrices in some lanes (the polar
+// factor's SVD fallback and its most steps), materials differing lane by lane, and padded lanes.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -33,6 +33,7 @@ class RandomLanes {
     if (kind == 0) A.col(0) = -A.col(0);              // det < 0: the SVD
     if (kind == 1) A.col(2) = A.col(0) + A.col(1);    // singular
     if (kind == 2) A = Mat3::Identity();              // a padded lane's state
+    if (kind == 3) A = R * Vec3(5.0, 0.2, 1.0).asDiagonal();  // far from a rotation: the most steps
     return A;
   }
   LaneMaterial material() {

@@ -91,9 +91,7 @@ ElasticState elastic_state(const Mat3& A, const Mat3& R, double volume, const La
 
 /// The rotation CoRotation reads from A (the polar factor, or A orthonormalised), without the rest of it.
 Mat3 rotation_of(const Mat3& A, RotationExtraction kind);
-/// rotation_of two bodies at once, the same to the bit: the polar factor's Newton iterations of both side
-/// by side, each one's latency filled by the other's (6 % of a 10⁵-link chain's step was their waiting).
-void rotations_of(const Mat3& A0, const Mat3& A1, RotationExtraction kind, Mat3& R0, Mat3& R1);
+/// (Several bodies' at once, with the polar rotation: polar_factors4 of body_lanes.hpp.)
 
 /// Up to 6 columns of 12 DOFs (a joint side's rows transposed, or their responses H⁻¹Gᵀ): fixed
 /// capacity, so no solve allocates.
