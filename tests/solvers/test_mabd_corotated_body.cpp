@@ -423,26 +423,6 @@ TEST(MabdCorotatedBody, ElasticStateIsTheEnergyAndThePrincipalTwistStiffness) {
   }
 }
 
-// Two bodies' rotations at once (rotations_of) are each body's own to the bit, also where the polar
-// iteration falls back to the SVD (an inverted A) or takes its most steps (far from a rotation).
-TEST(MabdCorotatedBody, RotationsOfTwoBodiesAreEachBodysOwn) {
-  RandomStates random(37);
-  std::vector<Mat3> matrices;
-  for (int k = 0; k < 20; ++k) matrices.push_back(state_matrix(random.near_rigid(k % 3 ? 1e-3 : 0.3)));
-  matrices.push_back(random.rotation() * Vec3(1.0, 1.0, -1.0).asDiagonal());  // inverted: the SVD
-  matrices.push_back(random.rotation() * Vec3(5.0, 0.2, 1.0).asDiagonal());   // far from a rotation
-  for (RotationExtraction kind : kKinds) {
-    for (std::size_t a = 0; a < matrices.size(); ++a) {
-      const std::size_t b = (a * 7 + 3) % matrices.size();
-      Mat3 R0, R1;
-      rotations_of(matrices[a], matrices[b], kind, R0, R1);
-      EXPECT_EQ(R0, rotation_of(matrices[a], kind)) << to_string(kind) << ", " << a;
-      EXPECT_EQ(R1, rotation_of(matrices[b], kind)) << to_string(kind) << ", " << b;
-      EXPECT_EQ(R0, CoRotation(matrices[a], kind).rotation());
-    }
-  }
-}
-
 // ------------------------------------------------------------------------------------ Lamé
 
 TEST(MabdCorotatedBody, LameParametersOfYoungsModulusAndPoissonsRatio) {

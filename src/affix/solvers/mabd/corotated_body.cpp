@@ -46,19 +46,6 @@ Mat3 polar_factor(const Mat3& A) {
   return polar_rotation(A);
 }
 
-/// polar_factor of two matrices, their iterations side by side: each step waits on its division (and
-/// the next step on it), so two independent chains fill each other's latency. The same steps and tests
-/// as polar_factor, so the same R to the bit.
-void polar_factors(const Mat3& A0, const Mat3& A1, Mat3& R0, Mat3& R1) {
-  Mat3 R[2] = {A0, A1};
-  PolarStep step[2] = {PolarStep::going, PolarStep::going};
-  for (int k = 0; k < kPolarIterations && (step[0] == PolarStep::going || step[1] == PolarStep::going); ++k)
-    for (int j = 0; j < 2; ++j)
-      if (step[j] == PolarStep::going) step[j] = polar_step(R[j]);
-  R0 = step[0] == PolarStep::converged ? R[0] : polar_rotation(A0);
-  R1 = step[1] == PolarStep::converged ? R[1] : polar_rotation(A1);
-}
-
 /// The columns of A made orthonormal in order (header, `normalize`).
 Mat3 orthonormalised(const Mat3& A) {
   Mat3 R;
@@ -199,15 +186,16 @@ Mat3 rotation_of(const Mat3& A, RotationExtraction kind) {
   return kind == RotationExtraction::polar ? polar_factor(A) : orthonormalised(A);
 }
 
-void rotations_of(const Mat3& A0, const Mat3& A1, RotationExtraction kind, Mat3& R0, Mat3& R1) {
-  if (kind == RotationExtraction::polar) return polar_factors(A0, A1, R0, R1);
-  R0 = orthonormalised(A0), R1 = orthonormalised(A1);
-}
-
 void CoRotation::set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma) {
   h2_gamma_ = h2_gamma;
   twisted_ = !h2_gamma.isZero(0.0);
   gain_ = twisted_ ? Mat3((Mat3::Identity() + h2_gamma * factor.twist_compliance).inverse() * h2_gamma) : Mat3::Zero();
+}
+
+void CoRotation::set_twist(const Mat3& h2_gamma, const Mat3& gain) {
+  h2_gamma_ = h2_gamma;
+  twisted_ = !h2_gamma.isZero(0.0);
+  gain_ = twisted_ ? gain : Mat3::Zero();
 }
 
 template <class Block>

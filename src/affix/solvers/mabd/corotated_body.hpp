@@ -91,9 +91,7 @@ ElasticState elastic_state(const Mat3& A, const Mat3& R, double volume, const La
 
 /// The rotation CoRotation reads from A (the polar factor, or A orthonormalised), without the rest of it.
 Mat3 rotation_of(const Mat3& A, RotationExtraction kind);
-/// rotation_of two bodies at once, the same to the bit: the polar factor's Newton iterations of both side
-/// by side, each one's latency filled by the other's (6 % of a 10⁵-link chain's step was their waiting).
-void rotations_of(const Mat3& A0, const Mat3& A1, RotationExtraction kind, Mat3& R0, Mat3& R1);
+/// (Several bodies' at once, with the polar rotation: polar_factors4 of body_lanes.hpp.)
 
 /// Up to 6 columns of 12 DOFs (a joint side's rows transposed, or their responses H⁻¹Gᵀ): fixed
 /// capacity, so no solve allocates.
@@ -108,6 +106,8 @@ class CoRotation {
   const Mat3& rotation() const { return R_; }  ///< the polar factor, or A orthonormalised
   /// Adds h²Γ (twist_stiffness × h²) to the Newton matrix: H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ (header).
   void set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma);
+  /// The same with its K computed already (twist_gains4 of body_lanes.hpp).
+  void set_twist(const Mat3& h2_gamma, const Mat3& gain);
   /// K = (I + h²Γ W)⁻¹ h²Γ of H⁻¹ = Q (H₀⁻¹ − Z K Zᵀ) Qᵀ (header), and whether it is not 0.
   const Mat3& twist_gain() const { return gain_; }
   bool twisted() const { return twisted_; }
@@ -128,10 +128,12 @@ class CoRotation {
   template <class Block>
   Block solved(const CorotatedFactor& factor, const Block& X) const;
 
+  // What a solve reads first and together (R, K, whether twisted), h²Γ last: the ball chain's back
+  // substitution then reads a KktBody's first three cache lines of six (kkt_system.hpp).
   Mat3 R_;
-  Mat3 h2_gamma_ = Mat3::Zero();  // h²Γ
   Mat3 gain_ = Mat3::Zero();      // K = (I + h²Γ W)⁻¹ h²Γ
   bool twisted_ = false;          // whether h²Γ ≠ 0
+  Mat3 h2_gamma_ = Mat3::Zero();  // h²Γ
 };
 
 }  // namespace affix

@@ -120,7 +120,8 @@ DualSolver::Method DualSolver::method(const KktSystem& system, std::size_t c, Du
 }
 
 void DualSolver::classify(const KktSystem& system, DualSolverKind kind) {
-  if (!graph_ || !graph_->describes(system)) {
+  const bool known = graph_ && system.structure != 0 && system.structure == structure_;  // (kkt_system.hpp)
+  if (!known && (!graph_ || !graph_->describes(system))) {
     graph_.emplace(system), ++classifications_;
     system.dual_offsets(offsets_);  // the row counts are the graph's: kept while it describes the system
     loops_.clear(), loops_.resize(graph_->components().size());
@@ -128,6 +129,7 @@ void DualSolver::classify(const KktSystem& system, DualSolverKind kind) {
     ball_fits_of_ = nullptr, ball_fits_.clear();
     previous_lambda_.resize(0);
   }
+  structure_ = system.structure;  // graph_ describes it now
   if (ball_fits_.empty() || ball_fits_of_ != system.brackets) {  // the brackets are the run's: read once
     ball_fits_.clear();
     for (const JointComponent& component : graph_->components())

@@ -92,6 +92,7 @@ class DualSolver {
   void solve_direct_part(const KktSystem& system, KktSolution& solution);
 
   std::optional<JointGraph> graph_;
+  std::uint64_t structure_ = 0;  // the KktSystem::structure graph_ was last found to describe
   const KktSystem* classified_ = nullptr;  // needs_rows's system, for the solve that follows it
   DualSolverKind classified_kind_ = DualSolverKind::automatic;
   int classifications_ = 0;

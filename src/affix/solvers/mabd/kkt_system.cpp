@@ -1,8 +1,14 @@
 #include "affix/solvers/mabd/kkt_system.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace affix {
+
+std::uint64_t new_structure() {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
+}
 
 void KktSystem::dual_offsets(std::vector<int>& offsets) const {
   offsets.assign(joints.size() + 1, 0);

@@ -10,6 +10,7 @@
 // D has one m_j × m_j block per joint and a coupling block for each pair of joints that share a moving
 // body: D_jk = Σ_b G_jb H_b⁻¹ G_kbᵀ over the bodies b that j and k both move. The solvers of this folder
 // (direct, block Thomas for chains, ABD-ABA for trees) all solve this one system and agree to round-off.
+#include <cstdint>
 #include <vector>
 
 #include "affix/joints/compact_rows.hpp"
@@ -25,17 +26,22 @@ using JointRows = Eigen::Matrix<double, Eigen::Dynamic, 12, Eigen::RowMajor>;
 
 /// A moving body's block of H and its part of g.
 struct KktBody {
-  const CorotatedFactor* factor = nullptr;  ///< H₀, shared between bodies with the same mass and material
-  CoRotation rotation;                      ///< Q at the current iterate: H = Q H₀ Qᵀ
-  Vec12 gradient = Vec12::Zero();           ///< g
-
   /// A body in penalty contact (penalty_contact.hpp): H = Q H₀ Qᵀ + h²∇²E is no longer a rotated
   /// constant, so it is factorised densely for this iteration (12×12 LLT) and used instead.
   struct Dense {
     Mat12 matrix;
     Eigen::LLT<Mat12> factor;
   };
+
+  KktBody(const CorotatedFactor* factor, const CoRotation& rotation, const Vec12& gradient = Vec12::Zero())
+      : factor(factor), rotation(rotation), gradient(gradient) {}
+
+  // In the order the solves read them: the ball chain's back substitution reads the factor, `dense` and
+  // the rotation's R and K, the first three of a KktBody's six cache lines (it read five of them).
+  const CorotatedFactor* factor = nullptr;  ///< H₀, shared between bodies with the same mass and material
   const Dense* dense = nullptr;
+  CoRotation rotation;                      ///< Q at the current iterate: H = Q H₀ Qᵀ
+  Vec12 gradient = Vec12::Zero();           ///< g
 
   Vec12 solve(const Vec12& x) const { return dense ? Vec12(dense->factor.solve(x)) : rotation.solve(*factor, x); }  ///< H⁻¹ x
   Mat12 hessian() const { return dense ? dense->matrix : rotation.hessian(*factor); }  ///< H in full
@@ -67,6 +73,11 @@ struct KktSystem {
   std::vector<KktJoint> joints;
   /// The run's ball brackets, or null: then every joint goes through its rows G (the generic path).
   const BallBrackets* brackets = nullptr;
+  /// A number that names the joint graph (every joint's sides and row count, and the body count): a
+  /// builder that keeps its system from one iteration to the next gives it a new_structure() whenever
+  /// any of these change, and the dual solver then trusts an equal number instead of comparing every
+  /// joint (JointGraph::describes, 1.4 % of a 10⁵-link step). 0: unknown, always compared.
+  std::uint64_t structure = 0;
 
   /// Σ m_j, the size of D; joint j's rows start at dual_offsets()[j].
   std::vector<int> dual_offsets() const;
@@ -74,6 +85,9 @@ struct KktSystem {
   /// Δq_free = −H⁻¹g per body.
   std::vector<Vec12> free_steps() const;
 };
+
+/// A structure number no system has had (KktSystem::structure), unique in the process.
+std::uint64_t new_structure();
 
 struct KktSolution {
   std::vector<Vec12> dq;  ///< per body

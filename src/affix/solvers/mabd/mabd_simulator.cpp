@@ -12,6 +12,7 @@
 #include "affix/energy/inertia.hpp"
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
+#include "affix/solvers/mabd/body_lanes.hpp"
 #include "affix/solvers/mabd/joint_graph.hpp"
 
 namespace affix {
@@ -141,6 +142,7 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     qdot_.push_back(b.qdot0);
     if (b.is_dirichlet()) {
       factor_of_.push_back(-1);
+      prescribed_bodies_.push_back(i);
       continue;
     }
     moving_index_[i] = static_cast<int>(moving_bodies_.size());
@@ -183,46 +185,89 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     if (j.body2 >= 0 && moving_index_[j.body2] >= 0)
       joint.bracket2 = brackets_.add(factors_[factor_of_[j.body2]], j.frame2.origin);
   }
+  ball_pairs_.reserve(active_joints_.size());
+  for (std::size_t s = 0; s < active_joints_.size(); ++s) {
+    const KktJoint& joint = system_.joints[s];
+    const ModelJoint& j = model_->joints[active_joints_[s]];
+    const bool both = joint.bracket1 >= 0 && joint.bracket2 >= 0;
+    ball_pairs_.push_back(both ? BallPair{j.body1, j.body2, joint.bracket1, joint.bracket2} : BallPair{});
+  }
 }
 
-void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<Vec12>& q_tilde,
-                                 const std::vector<Vec12>& loads) {
+void MabdSimulator::build_system(std::vector<Vec12>& q, std::vector<Vec12>& q_tilde, const std::vector<Vec12>& loads,
+                                 bool predict) {
   const double h2 = model_->settings.dt * model_->settings.dt;
   system_.bodies.clear();
   const bool gravity_only = &loads == &loads_;  // then every body of a factor has its kind's load
   const std::size_t moving = moving_bodies_.size();
-  for (std::size_t m = 0; m < moving; m += 2) {
-    // Two bodies' rotations at once (rotations_of: the polar iterations' latency is most of their cost).
-    Mat3 R[2];
-    if (m + 1 < moving)
-      rotations_of(state_matrix(q[moving_bodies_[m]]), state_matrix(q[moving_bodies_[m + 1]]), settings_.rotation,
-                   R[0], R[1]);
+  // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header), ∇Ψ's A part given as a matrix (its p part is 0)
+  const auto add_body = [&](int i, const Mat3& R, const Mat3& elastic, const Mat3* gain) {
+    const int f = factor_of_[i];
+    const BodyKind& kind = kinds_[f];
+    KktBody& body = system_.bodies.emplace_back(&factors_[f], CoRotation(R));
+    if (gain)
+      body.rotation.set_twist(twist_[i], *gain);
     else
-      R[0] = rotation_of(state_matrix(q[moving_bodies_[m]]), settings_.rotation);
-    for (std::size_t k = m; k < std::min(m + 2, moving); ++k) {
-      const int i = moving_bodies_[k];
-      const int f = factor_of_[i];
-      const BodyKind& kind = kinds_[f];
-      KktBody& body = system_.bodies.emplace_back(&factors_[f], CoRotation(R[k - m]));
       body.rotation.set_twist(*body.factor, twist_[i]);
-      // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header)
-      body.gradient = kind.mass * Vec12(q[i] - q_tilde[i]) +
-                      h2 * (elastic_gradient(q[i], R[k - m], kind.volume, kind.lame, settings_.rotation) -
-                            (gravity_only ? kind.gravity : loads[i]));
+    Vec12 gradient;
+    gradient.head<3>().setZero();
+    for (int r = 0; r < 3; ++r) gradient.segment<3>(3 + 3 * r) = elastic.row(r).transpose();
+    body.gradient = h2 * (gradient - (gravity_only ? kind.gravity : loads[i]));
+    if (!predict) body.gradient += kind.mass * Vec12(q[i] - q_tilde[i]);  // at q = q̃ it is 0
+  };
+  // The prediction q = q̃ = qⁿ + h q̇ⁿ of a moving body, taken here in the pass that reads it (header).
+  const auto state = [&](int i) {
+    if (predict) q[i] = q_tilde[i] = q_[i] + model_->settings.dt * qdot_[i];
+    return state_matrix(q[i]);
+  };
+  if (settings_.rotation == RotationExtraction::polar) {
+    // Four bodies at a time, as the lanes of one vector (body_lanes.hpp: their latency is most of the cost).
+    static const Mat3 kZero = Mat3::Zero();
+    for (std::size_t m = 0; m < moving; m += kBodyLanes) {
+      const int count = static_cast<int>(std::min<std::size_t>(kBodyLanes, moving - m));
+      Mat3 A[kBodyLanes], R[kBodyLanes], elastic[kBodyLanes], gain[kBodyLanes];
+      LaneMaterial material[kBodyLanes];
+      const Mat3* h2_gamma[kBodyLanes];
+      const Mat3* W[kBodyLanes];
+      for (int k = 0; k < kBodyLanes; ++k) {
+        if (k >= count) {  // padding: a body at rest
+          A[k] = Mat3::Identity(), material[k] = material[0], h2_gamma[k] = &kZero, W[k] = &kZero;
+          continue;
+        }
+        const int i = moving_bodies_[m + k];
+        const int f = factor_of_[i];
+        A[k] = state(i);
+        material[k] = {kinds_[f].volume, kinds_[f].lame};
+        h2_gamma[k] = &twist_[i], W[k] = &factors_[f].twist_compliance;
+      }
+      polar_factors4(A, R);
+      elastic_gradients4(A, R, material, elastic);
+      twist_gains4(h2_gamma, W, gain);
+      for (int k = 0; k < count; ++k) add_body(moving_bodies_[m + k], R[k], elastic[k], &gain[k]);
+    }
+  } else {
+    for (std::size_t m = 0; m < moving; ++m) {
+      const int i = moving_bodies_[m];
+      const BodyKind& kind = kinds_[factor_of_[i]];
+      const Mat3 R = rotation_of(state(i), settings_.rotation);
+      add_body(i, R, state_matrix(elastic_gradient(q[i], R, kind.volume, kind.lame, settings_.rotation)), nullptr);
     }
   }
   add_penalty_contact(q);
   system_.brackets = use_brackets_ ? &brackets_ : nullptr;
   bool unformed = false;  // a ball joint whose rows G are left to its brackets
+  bool reshaped = system_.structure == 0;  // a joint's row count changed (a limit row on or off)
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const int k = active_joints_[s];
     KktJoint& joint = system_.joints[s];
+    const int rows_before = joint.rows();
     if (use_brackets_ && joint.ball() && limits_.clamps(k).empty()) {
       // The ball rows x₀¹ − x₀² (compact_rows.hpp), their gradients ±J(P) in the brackets; read from the
       // brackets' points where both sides move, without the model joint's cache lines.
       joint.residual = ball_residual(s, q);
       joint.G1.resize(0, 12), joint.G2.resize(0, 12);
       unformed = true;
+      reshaped = reshaped || rows_before != 3;
       continue;
     }
     const ModelJoint& j = model_->joints[k];
@@ -231,7 +276,10 @@ void MabdSimulator::build_system(const std::vector<Vec12>& q, const std::vector<
     joint.G1 = rows.rows1;
     joint.G2 = j.body2 >= 0 ? rows.jacobian2() : CompactBlock(rows.rows1.rows(), 12);
     joint.residual = rows.value;
+    reshaped = reshaped || joint.rows() != rows_before;
   }
+  // The sides and the body count never change during a run: the row counts name the structure.
+  if (reshaped) system_.structure = new_structure();
   // A group the ball chain solve does not take reads G: form the ball rows it left (J(P₁), −J(P₂)).
   if (!unformed || !dual_solver_.needs_rows(system_, settings_.dual_solver)) return;
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
@@ -263,14 +311,15 @@ StepStats MabdSimulator::step() {
   std::vector<Vec12>& q_tilde = q_tilde_;
   std::vector<Vec12>& q = q_next_;
   q_tilde.resize(n), q.resize(n);
-  for (int i = 0; i < n; ++i) {
-    q_tilde[i] = q_[i] + h * qdot_[i];
-    q[i] = factor_of_[i] < 0 ? prescribed_state(bodies_[i], t_next, kinematic_targets_[i]) : q_tilde[i];
-  }
   // Contact (penalty_contact.hpp): one broad phase over the step's motion qⁿ → q̃, and no update, the
   // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
   // body pairs can touch: the ground is not cut.
   const bool cutting = contact_->has_body_pairs();
+  // The prediction q = q̃ = qⁿ + h q̇ⁿ: the first build_system takes it for each moving body in its own
+  // pass over them, unless the CCD must see every body's before it (one pass fewer over 4 × 96 B a body).
+  for (int i : prescribed_bodies_) q[i] = prescribed_state(bodies_[i], t_next, kinematic_targets_[i]);
+  if (cutting)
+    for (int i : moving_bodies_) q[i] = q_tilde[i] = q_[i] + h * qdot_[i];
   std::vector<Vec12>& update = update_;
   if (cutting) {
     update.assign(n, Vec12::Zero());
@@ -297,7 +346,7 @@ StepStats MabdSimulator::step() {
     return contact_passes < kMaxContactPasses && (cut || contact_->sees_new_contacts(q)) && ++contact_passes > 0;
   };
   for (int it = 0;; ++it) {
-    build_system(q, q_tilde, loads);
+    build_system(q, q_tilde, loads, it == 0 && !cutting);
     const KktSolution& solution = dual_solver_.solve(
         system_, settings_.dual_solver, {settings_.gauss_seidel_tolerance, settings_.gauss_seidel_iterations});
     dual_capped = dual_capped || !dual_solver_.gauss_seidel().converged;
@@ -328,15 +377,44 @@ StepStats MabdSimulator::step() {
   check_finite(q);
 
   // The new state, and in the same pass over the bodies its energies and the next step's twist term
-  // (one rotation per body for both, two moving bodies' rotations at once: rotations_of).
-  const auto finish = [&](int i, const Mat3& A, const Mat3& R) {
+  // (one rotation per body for both; the moving bodies four at a time as the lanes of one vector,
+  // body_lanes.hpp, with the polar rotation).
+  const auto finish = [&](int i, const ElasticState& elastic) {
     const BodyKind& kind = kinds_[factor_of_[i]];
     stats.kinetic_energy += kinetic_energy(kind.mass, qdot_[i]);
-    const ElasticState elastic = elastic_state(A, R, kind.volume, kind.lame, settings_.rotation);
     stats.potential_energy += linear_potential(kind.gravity, q_[i]) + elastic.energy;
     twist_[i] = h * h * elastic.twist;
   };
-  int waiting = -1;  // a moving body whose new state is in, waiting for a second one
+  int pending[kBodyLanes];  // moving bodies whose new state is in, waiting for their lanes to fill
+  int waiting = 0;
+  const auto finish_pending = [&] {
+    if (settings_.rotation != RotationExtraction::polar) {
+      for (int k = 0; k < waiting; ++k) {
+        const int i = pending[k];
+        const BodyKind& kind = kinds_[factor_of_[i]];
+        const Mat3 A = state_matrix(q_[i]);
+        finish(i, elastic_state(A, rotation_of(A, settings_.rotation), kind.volume, kind.lame, settings_.rotation));
+      }
+      waiting = 0;
+      return;
+    }
+    Mat3 A[kBodyLanes], R[kBodyLanes];
+    LaneMaterial material[kBodyLanes];
+    ElasticState elastic[kBodyLanes];
+    for (int k = 0; k < kBodyLanes; ++k) {
+      if (k >= waiting) {  // padding: a body at rest
+        A[k] = Mat3::Identity(), material[k] = material[0];
+        continue;
+      }
+      const BodyKind& kind = kinds_[factor_of_[pending[k]]];
+      A[k] = state_matrix(q_[pending[k]]);
+      material[k] = {kind.volume, kind.lame};
+    }
+    polar_factors4(A, R);
+    elastic_states4(A, R, material, elastic);
+    for (int k = 0; k < waiting; ++k) finish(pending[k], elastic[k]);
+    waiting = 0;
+  };
   for (int i = 0; i < n; ++i) {
     qdot_[i] = (q[i] - q_[i]) / h;
     q_[i] = q[i];
@@ -348,21 +426,10 @@ StepStats MabdSimulator::step() {
                                 elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
       continue;
     }
-    if (waiting < 0) {
-      waiting = i;
-      continue;
-    }
-    const Mat3 A0 = state_matrix(q_[waiting]), A1 = state_matrix(q_[i]);
-    Mat3 R0, R1;
-    rotations_of(A0, A1, settings_.rotation, R0, R1);
-    finish(waiting, A0, R0);
-    finish(i, A1, R1);
-    waiting = -1;
+    pending[waiting++] = i;
+    if (waiting == kBodyLanes) finish_pending();
   }
-  if (waiting >= 0) {
-    const Mat3 A = state_matrix(q_[waiting]);
-    finish(waiting, A, rotation_of(A, settings_.rotation));
-  }
+  if (waiting > 0) finish_pending();
   ++step_;
 
   stats.step = step_;
@@ -377,8 +444,7 @@ StepStats MabdSimulator::step() {
   for (std::size_t k = 0, s = 0; k < model_->joints.size(); ++k) {
     // A ball joint's error is its gap (compact_row_error), read through its brackets as in build_system.
     if (s < active_joints_.size() && active_joints_[s] == static_cast<int>(k)) {
-      const KktJoint& joint = system_.joints[s++];
-      if (joint.bracket1 >= 0 && joint.bracket2 >= 0) {
+      if (ball_pairs_[s++].body1 >= 0) {
         stats.max_joint_error = std::max(stats.max_joint_error, ball_residual(s - 1, q_).cwiseAbs().maxCoeff());
         continue;
       }
@@ -410,10 +476,10 @@ void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
 }
 
 Vec3 MabdSimulator::ball_residual(std::size_t s, const std::vector<Vec12>& q) const {
-  const KktJoint& joint = system_.joints[s];
-  if (joint.bracket1 >= 0 && joint.bracket2 >= 0)  // both sides move: P₁, P₂ are the brackets' points
-    return world_point(q[moving_bodies_[joint.body1]], brackets_[joint.bracket1].point) -
-           world_point(q[moving_bodies_[joint.body2]], brackets_[joint.bracket2].point);
+  const BallPair& pair = ball_pairs_[s];
+  if (pair.body1 >= 0)  // both sides move: P₁, P₂ are the brackets' points
+    return world_point(q[pair.body1], brackets_[pair.bracket1].point) -
+           world_point(q[pair.body2], brackets_[pair.bracket2].point);
   const ModelJoint& j = model_->joints[active_joints_[s]];
   return ball_gap(j, q[j.body1], j.body2 >= 0 ? q[j.body2] : q[j.body1]);
 }

@@ -55,8 +55,9 @@ class MabdSimulator final : public Simulator {
   const KktSystem& kkt_system() const { return system_; }
 
  private:
-  /// The KKT system of one Newton iteration at q.
-  void build_system(const std::vector<Vec12>& q, const std::vector<Vec12>& q_tilde, const std::vector<Vec12>& loads);
+  /// The KKT system of one Newton iteration at q. With `predict`, first sets each moving body's q and q̃
+  /// to the prediction qⁿ + h q̇ⁿ (the step's first iteration).
+  void build_system(std::vector<Vec12>& q, std::vector<Vec12>& q_tilde, const std::vector<Vec12>& loads, bool predict);
   void check_finite(const std::vector<Vec12>& q) const;
   /// The twist stiffness of body i at its state q_[i] with rotation R (corotated_body.hpp), kept for the
   /// next step's iterations. Lagged like Andrews 2017's geometric stiffness, which reads the last step's
@@ -89,6 +90,7 @@ class MabdSimulator final : public Simulator {
   std::vector<int> factor_of_;               // per body
   std::vector<int> moving_index_;            // per body: its index among the moving bodies, or −1
   std::vector<int> moving_bodies_;           // the moving bodies' model indices
+  std::vector<int> prescribed_bodies_;       // the fixed and kinematic bodies' model indices
   std::vector<double> edges_;                // per joint: the control-tetrahedron edge ℓ
   std::vector<int> active_joints_;           // the joints with a moving side, in model order: the KKT's
   std::vector<Vec3> force_points_;           // rest-frame application point of each force
@@ -104,6 +106,13 @@ class MabdSimulator final : public Simulator {
   std::vector<KktBody::Dense> dense_;        // per moving body: its contact-stiffened H, when touched
   DualSolver dual_solver_;
   BallBrackets brackets_;                    // the ball sides' constants, per distinct (H₀, P)
+  /// Per active joint whose two sides are ball brackets: its bodies (model indices) and brackets, the
+  /// 16 B that its gap reads (ball_residual), instead of a KktJoint's cache line and two index lookups
+  /// (the step's statistics spent most of their time waiting for those lines); body1 −1 for the others.
+  struct BallPair {
+    int body1 = -1, body2 = -1, bracket1 = -1, bracket2 = -1;
+  };
+  std::vector<BallPair> ball_pairs_;
   bool use_brackets_ = true;
   double scene_size_ = 1.0;
   int step_ = 0;
