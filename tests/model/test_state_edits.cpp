@@ -107,7 +107,7 @@ TEST(StateEdits, DriveSettersNeedTheirDriveAndAFiniteValue) {
   EXPECT_EQ(message_of([&] { check_drive_setting(m, 2, DriveSetting::motor_speed, 0.1); }),
             "set_motor_speed: joint 2: expected an index from 0 to 1 (the scene has 2 joints)");
   EXPECT_EQ(message_of([&] { check_drive_setting(m, 0, DriveSetting::motor_speed, 2e6); }),
-            "set_motor_speed: joints[0] ('axle'): 2000000: expected a finite number within ±1e6 (rad/s or m/s)");
+            "set_motor_speed: joints[0] ('axle'): 2e+06: expected a finite number within ±1e6 (rad/s or m/s)");
 }
 
 /// A back-end that implements none of the edits.
