@@ -1,11 +1,11 @@
 // affix.Simulator: a scene compiled and handed to a back-end by name (solvers/registry.hpp), stepped
 // from Python. The state comes out as numpy arrays in model (scene) order; edits between steps go
-// through the Simulator interface (set_state, apply_force, set_kinematic_target, set_motor_speed,
-// set_servo_target), whose checks are the
-// back-ends' own. A step that fails raises affix.SimulationError with the run loop's context ("step 12
-// (t = 0.12 s): …", io/run.cpp) and leaves the simulator refusing further steps: its state is the
-// failed one. Like the run loop it stops at an inverted or collapsed body, at a joint that came apart
-// (io/joint_tear.hpp), here after every step, and at a body sunk into another (io/contact_depth.hpp).
+// through the Simulator interface (set_state, apply_force, set_kinematic_target) and, on a back-end with
+// drives, its DriveControl (set_motor_speed, set_servo_target); their checks are the back-ends' own. A
+// step that fails raises affix.SimulationError with the run loop's context ("step 12 (t = 0.12 s): …",
+// io/run.cpp) and leaves the simulator refusing further steps: its state is the failed one. Like the
+// run loop it stops at an inverted or collapsed body, at a joint that came apart (io/joint_tear.hpp),
+// here after every step, and at a body sunk into another (io/contact_depth.hpp).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
