@@ -66,16 +66,32 @@ TEST(FrameSchedule, LastFrameIsIncludedWhenTheDurationIsWholeFramePeriods) {
   EXPECT_EQ(schedule.step_of_frame(30), 1000);
 }
 
-TEST(FrameSchedule, NoFrameAfterTheDuration) {
-  const FrameSchedule schedule(0.01, 0.05, 30.0);  // 2/30 = 0.067 > 0.05
-  EXPECT_EQ(schedule.frames(), 2);
+TEST(FrameSchedule, TheFinalStateIsTheLastFrameWhenTheFramesDoNotDivideTheDuration) {
+  // Frames at 0 and 1/30 show steps 0 and 3; the final step (5, t = 0.05) is frame 2 at 2/30 = 0.067,
+  // the last step with t ≤ 2/30 (DESIGN §4). Before, the run ended on frame 1 and lost the final state.
+  const FrameSchedule schedule(0.01, 0.05, 30.0);
+  ASSERT_EQ(schedule.frames(), 3);
+  EXPECT_EQ(schedule.step_of_frame(1), 3);
+  EXPECT_EQ(schedule.step_of_frame(2), 5);
+  const FrameSchedule longer(0.01, 1.05, 10.0);  // frames 0 … 10 at whole tenths, then 1.1 s → step 105
+  ASSERT_EQ(longer.frames(), 12);
+  EXPECT_EQ(longer.step_of_frame(10), 100);
+  EXPECT_EQ(longer.step_of_frame(11), 105);
+}
+
+TEST(FrameSchedule, StepsThatEndPastTheDurationAreFramedUntilTheLastOne) {
+  // dt 0.7 over 0.99 s: steps at 0.7 and 1.4; frame 1 (t = 1) shows step 1, frame 2 (t = 2) step 2.
+  const FrameSchedule schedule(0.7, 0.99, 1.0);
+  ASSERT_EQ(schedule.frames(), 3);
+  const int expected[] = {0, 1, 2};
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(schedule.step_of_frame(k), expected[k]) << "frame " << k;
 }
 
 TEST(FrameSchedule, PartialLastStepStillFramesStatesNotAfterTheFrameTime) {
   const FrameSchedule schedule(0.03, 0.05, 100.0);  // steps at 0.03, 0.06
-  ASSERT_EQ(schedule.frames(), 6);
-  const int expected[] = {0, 0, 0, 1, 1, 1};  // frames at 0, 0.01, …, 0.05
-  for (int k = 0; k < 6; ++k) EXPECT_EQ(schedule.step_of_frame(k), expected[k]) << "frame " << k;
+  ASSERT_EQ(schedule.frames(), 7);
+  const int expected[] = {0, 0, 0, 1, 1, 1, 2};  // frames at 0, 0.01, …, 0.05, and 0.06 for the final step
+  for (int k = 0; k < 7; ++k) EXPECT_EQ(schedule.step_of_frame(k), expected[k]) << "frame " << k;
 }
 
 TEST(FrameSchedule, FramesFasterThanStepsRepeatAState) {

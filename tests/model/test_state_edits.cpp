@@ -83,6 +83,33 @@ TEST(StateEdits, KinematicTargetsOnlyForKinematicBodiesAndRotations) {
             "set_kinematic_target: bodies[1] ('b').rotation: expected a rotation matrix");
 }
 
+TEST(StateEdits, RigidBackEndsTakeRotationsOnly) {
+  const Model m = two_boxes();
+  std::vector<BodyPose> x = start_poses(m);
+  EXPECT_NO_THROW(check_rigid_rotations(m, x, "impulse"));
+  x[0].A = 1.01 * Mat3::Identity();  // an affine body's strain: fine for ipc and mabd, not for a rigid body
+  EXPECT_EQ(message_of([&] { check_rigid_rotations(m, x, "compliant"); }),
+            "set_state: bodies[0] ('a').rotation: expected a rotation matrix (‖AᵀA − I‖ ≤ 1e-9, det A > 0): the "
+            "compliant solver's bodies are rigid");
+}
+
+TEST(StateEdits, DriveSettersNeedTheirDriveAndAFiniteValue) {
+  Model m = two_boxes();
+  ModelJoint motor, plain;
+  motor.def.name = "axle", motor.def.motor = MotorDef{1.0};
+  plain.def.name = "pin";
+  m.joints = {motor, plain};
+  EXPECT_NO_THROW(check_drive_setting(m, 0, DriveSetting::motor_speed, -3.0));
+  EXPECT_EQ(message_of([&] { check_drive_setting(m, 0, DriveSetting::servo_target, 0.1); }),
+            "set_servo_target: joints[0] ('axle') has no servo (expected a joint with a `servo` in the scene)");
+  EXPECT_EQ(message_of([&] { check_drive_setting(m, 1, DriveSetting::motor_speed, 0.1); }),
+            "set_motor_speed: joints[1] ('pin') has no motor (expected a joint with a `motor` in the scene)");
+  EXPECT_EQ(message_of([&] { check_drive_setting(m, 2, DriveSetting::motor_speed, 0.1); }),
+            "set_motor_speed: joint 2: expected an index from 0 to 1 (the scene has 2 joints)");
+  EXPECT_EQ(message_of([&] { check_drive_setting(m, 0, DriveSetting::motor_speed, 2e6); }),
+            "set_motor_speed: joints[0] ('axle'): 2e+06: expected a finite number within ±1e6 (rad/s or m/s)");
+}
+
 /// A back-end that implements none of the edits.
 class Frozen final : public Simulator {
  public:

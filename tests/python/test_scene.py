@@ -1,5 +1,6 @@
 """Scenes in and out of Python: affix.load, Scene.from_dict / to_dict, save, generate, and bad input."""
 import json
+import math
 
 import pytest
 
@@ -92,7 +93,8 @@ def test_generate_has_every_kind_and_option_of_the_command_line():
         ("wrecking-ball", {"variant": "light", "blocks": 3}, "--variant light: sets the blocks itself"),
         ("chain", {"links": 0}, "--links 0: expected a whole number from 1"),
         ("chain", {"joint": "weld"}, "weld"),
-        ("chain", {"dt": -1.0}, "--dt -1: expected a number > 0"),
+        ("chain", {"dt": -1.0}, "--dt -1: expected a finite number > 0"),
+        ("chain", {"dt": math.inf}, "--dt inf: expected a finite number > 0"),
     ],
 )
 def test_generate_refuses_bad_options(kind, options, says):
@@ -167,6 +169,25 @@ def test_from_dict_and_load_validate_the_solvers_settings_blocks(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(affix.InputError, match="^" + str(path) + r": settings\.compliant\.alpha"):
         affix.load(path)
+
+
+def test_integral_floats_are_integers_and_compliance_is_bounded():
+    # Python's json and a dict both carry 3.0 where a file may say 3: every integer field takes it (issue 15).
+    data = box_scene()
+    data["settings"]["solver"] = "compliant"
+    data["settings"]["compliant"] = {"projection_iterations": 3.0, "pgs_iterations": 1e2}
+    affix.Simulator(affix.Scene.from_dict(data)).step()
+    data["settings"]["compliant"] = {"projection_iterations": 3.5}
+    with pytest.raises(affix.InputError,
+                       match=r"^<dict>: settings\.compliant\.projection_iterations: expected an integer, got 3\.5"):
+        affix.Scene.from_dict(data)
+    # A compliance above 1 (a lost minus sign: 1e12 for 1e-12) made every joint hold nothing, silently.
+    for compliance in (1e300, 1e12):
+        data["settings"]["compliant"] = {"compliance": compliance}
+        with pytest.raises(affix.InputError, match=r"settings\.compliant\.compliance: expected a number from 0 to 1"):
+            affix.Scene.from_dict(data)
+    data["settings"]["compliant"] = {"compliance": 1.0}
+    affix.Scene.from_dict(data)
 
 
 def test_later_errors_of_a_dict_scene_name_the_dict():

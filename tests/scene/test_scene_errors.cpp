@@ -348,8 +348,13 @@ TEST(SceneErrors, ResolutionAboveTheLimit) {
     expect_error(body("2147483648"), "bodies[0].shape.resolution", "32-bit");
     EXPECT_NO_THROW(load_scene(dir.write("s.json", body("1000"))));
   }
+  // An integral number is an integer however it is written (JsonReader::is_integral): 2e9 is too large, 2.5
+  // is no integer, 16.0 is 16.
   expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1, "resolution": 2e9 } })"),
+               "bodies[0].shape.resolution", "to 1000");
+  expect_error(body_scene(R"({ "name": "a", "shape": { "sphere": 1, "resolution": 2.5 } })"),
                "bodies[0].shape.resolution", "an integer");
+  EXPECT_NO_THROW(load_scene(dir.write("f.json", body_scene(R"({ "name": "a", "shape": { "sphere": 1, "resolution": 16.0 } })"))));
   EXPECT_EQ(kMaxResolution, 1000);
 }
 

@@ -39,7 +39,8 @@ TEST(TimeSteps, CountsBeyondAnIntAreCountedNotWrapped) {
 TEST(TimeSteps, FramesAreTheInitialStateAndOnePerWholePeriod) {
   EXPECT_EQ(frames_needed(1.0, 30.0), 31.0);
   EXPECT_EQ(frames_needed(1.0, 100.0), 101.0);
-  EXPECT_EQ(frames_needed(0.999, 1.0), 1.0);
+  EXPECT_EQ(frames_needed(0.999, 1.0), 2.0);  // frame 1 (t = 1) shows the final state at 0.999 s
+  EXPECT_EQ(frames_needed(1.05, 10.0), 12.0);
   EXPECT_FALSE(frame_limit_breach(1e7, 99.9999999));
   ASSERT_TRUE(frame_limit_breach(1e7, 100.0));  // 10⁹ + 1 frames
   EXPECT_NE(frame_limit_breach(1e7, 100.0)->find("at most 1000000000 output frames"), std::string::npos);

@@ -19,7 +19,8 @@ constexpr double kFpsSlack = 1e-9;
 
 void require_positive(const char* option, double value) {
   if (std::isfinite(value) && value > 0.0) return;
-  throw InputError(std::string(option) + " " + format_shortest(value) + ": expected a number > 0");
+  // inf is > 0 but no step or duration ("--dt inf: expected a number > 0" read as a contradiction).
+  throw InputError(std::string(option) + " " + format_shortest(value) + ": expected a finite number > 0");
 }
 
 void require_known_solver(const std::string& solver) {

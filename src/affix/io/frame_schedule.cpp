@@ -37,6 +37,10 @@ FrameSchedule::FrameSchedule(double dt, double duration, std::optional<double> o
   while ((k + 1.0) / fps_ <= last_time) k += 1.0;
   while (k > 0.0 && k / fps_ > last_time) k -= 1.0;
   frames_ = static_cast<int>(k) + 1;
+  // The final state always reaches the output (DESIGN §4: frame k shows the last step with t ≤ k/fps):
+  // where output_fps does not divide the run (a duration of 1.05 s at 10 fps, or steps that end past the
+  // duration), the frames after the last period show it. At most two: the loader keeps 1/fps ≥ dt.
+  while (step_of_frame(frames_ - 1) < steps_) ++frames_;
 }
 
 int FrameSchedule::step_of_frame(int frame) const {

@@ -3,9 +3,11 @@
 //
 // A run takes N = max(1, ceil(duration/dt − 1e-9)) steps (scene/time_steps.hpp); step n leaves the
 // state at time n·dt (step 0 is the initial state). Output frames sit at times k/output_fps for
-// k = 0, 1, … while k/output_fps ≤ duration·(1 + 1e-12). Frame k is the state after the last step whose time is ≤ k/output_fps — never
-// an interpolation — where "≤" allows a relative 1e-9, so that output_fps = 1/dt writes every step even
-// though k/fps and n·dt round differently. Without output_fps every step is a frame.
+// k = 0, 1, … while k/output_fps ≤ duration·(1 + 1e-12), and then one or two more while the last one does
+// not show the final step (output_fps not dividing the run: the final state always reaches the output).
+// Frame k is the state after the last step whose time is ≤ k/output_fps — never an interpolation —
+// where "≤" allows a relative 1e-9, so that output_fps = 1/dt writes every step even though k/fps and
+// n·dt round differently. Without output_fps every step is a frame.
 #include <optional>
 
 #include "affix/scene/time_steps.hpp"  // step_count, and the limit the readers hold runs to

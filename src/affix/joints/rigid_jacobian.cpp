@@ -62,6 +62,14 @@ class Rows {
     add(values[k], Vec3::Zero(), g, Vec3::Zero(), -g);
   }
 
+  /// The swing cone's s = θ − θ_lim of body 1's twist axis in body 2's frame (swing_cone.hpp).
+  void cone(const SwingCone& spans) {
+    const Vec3 x1 = s1_.axes.col(0);
+    const SwingConeValue c = swing_cone(s2_.axes.transpose() * x1, spans);
+    const Vec3 g = x1.cross(s2_.axes * c.gradient);
+    add(c.value, Vec3::Zero(), g, Vec3::Zero(), -g);
+  }
+
   RigidRows finish() {
     assert(row_ == out_.value.size());
     return out_;
@@ -124,6 +132,14 @@ RigidJoint rigid_joint(const ModelJoint& joint, const std::vector<ModelBody>& bo
       break;
     case JointType::cone_twist:
       if (def.twist_limits) limit(RigidCoordinate::twist, def.twist_limits->min, def.twist_limits->max);
+      if (def.swing1_limits && def.swing2_limits &&
+          makes_swing_cone(def.swing1_limits->min, def.swing1_limits->max, def.swing2_limits->min,
+                           def.swing2_limits->max)) {
+        // One cone for both swings (swing_cone.hpp): s = θ − θ_lim ≤ 0.
+        out.cone = {def.swing1_limits->max, -def.swing1_limits->min, def.swing2_limits->max, -def.swing2_limits->min};
+        limit(RigidCoordinate::cone, -std::numeric_limits<double>::infinity(), 0.0);
+        break;
+      }
       if (def.swing1_limits) limit(RigidCoordinate::swing1, def.swing1_limits->min, def.swing1_limits->max);
       if (def.swing2_limits) limit(RigidCoordinate::swing2, def.swing2_limits->min, def.swing2_limits->max);
       break;
@@ -195,8 +211,9 @@ RigidRows rigid_rows(const RigidJoint& joint, const RigidPose& pose1, const Rigi
 
 namespace {
 
-void add_coordinate(Rows& rows, RigidCoordinate coordinate, const Side& s2) {
+void add_coordinate(Rows& rows, const RigidJoint& joint, RigidCoordinate coordinate, const Side& s2) {
   switch (coordinate) {
+    case RigidCoordinate::cone: rows.cone(joint.cone); break;
     case RigidCoordinate::twist: rows.angle(0); break;
     case RigidCoordinate::swing1: rows.angle(1); break;
     case RigidCoordinate::swing2: rows.angle(2); break;
@@ -211,7 +228,7 @@ RigidRows rigid_limit_coordinates(const RigidJoint& joint, const RigidPose& pose
   assert(joint.body1 >= 0);
   const Side s1 = side(joint.body1, joint.frame1, pose1), s2 = side(joint.body2, joint.frame2, pose2);
   Rows rows(joint.limit_count, s1, s2);
-  for (int k = 0; k < joint.limit_count; ++k) add_coordinate(rows, joint.limits[k].coordinate, s2);
+  for (int k = 0; k < joint.limit_count; ++k) add_coordinate(rows, joint, joint.limits[k].coordinate, s2);
   return rows.finish();
 }
 
@@ -220,7 +237,7 @@ RigidRows rigid_coordinate(const RigidJoint& joint, RigidCoordinate coordinate, 
   assert(joint.body1 >= 0);
   const Side s1 = side(joint.body1, joint.frame1, pose1), s2 = side(joint.body2, joint.frame2, pose2);
   Rows rows(1, s1, s2);
-  add_coordinate(rows, coordinate, s2);
+  add_coordinate(rows, joint, coordinate, s2);
   return rows.finish();
 }
 

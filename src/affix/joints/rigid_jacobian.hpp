@@ -44,11 +44,15 @@
 //                          angle k is g_k·(ω₁ − ω₂) with g_k = F₂ B⁻ᵀ e_k: J₁ = [0, g_kᵀ], J₂ = [0, −g_kᵀ].
 //                          Singular at swing1 = ±90° (B loses rank), as the angles are. The values are
 //                          atan2's, in (−π, π]: a solver makes them continuous across steps (joint_turns.hpp).
+//   cone                   s = θ − θ_lim ≤ 0 of swing_cone.hpp, one row for both swings of a cone_twist
+//                          whose swing1 and swing2 ranges each hold 0 (else each swing angle is bounded
+//                          alone, a box); a = M e_x, J₁ = [0, gᵀ], J₂ = [0, −gᵀ], g = x₁ × F₂ ∂s/∂a.
 //   slide                  s = d·x₂, the dot-2 part (prismatic `limits`, slider `limits` along `direction`)
 //   length                 s = ‖d‖, the length part with L = 0 (distance `min`/`max` without `length`)
 #include <array>
 #include <vector>
 
+#include "affix/joints/swing_cone.hpp"
 #include "affix/math/types.hpp"
 #include "affix/model/model.hpp"
 
@@ -68,7 +72,7 @@ struct RigidPose {
 RigidPose initial_rigid_pose(const ModelBody& body);
 
 /// A joint coordinate a limit bounds (header comment).
-enum class RigidCoordinate { twist, swing1, swing2, slide, length };
+enum class RigidCoordinate { twist, swing1, swing2, slide, length, cone };
 
 /// One limited coordinate: min ≤ s ≤ max (radians or metres).
 struct RigidLimit {
@@ -86,6 +90,7 @@ struct RigidJoint {
   int count = 0;               ///< m, the number of rows
   std::array<RigidLimit, 3> limits{};  ///< the joint's limited coordinates, the first limit_count
   int limit_count = 0;
+  SwingCone cone;              ///< cone_twist: the swing cone's spans, when a limit is RigidCoordinate::cone
 };
 
 /// Number of rows of a joint (table in the header comment).

@@ -1,5 +1,7 @@
 #include "affix/model/state_edits.hpp"
 
+#include <cmath>
+
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/math/number_text.hpp"
@@ -71,6 +73,33 @@ void check_kinematic_target(const Model& model, int body, const BodyPose& target
     throw InputError("set_kinematic_target: " + body_label(model, body) + ": expected finite numbers");
   if (!((target.A.transpose() * target.A - Mat3::Identity()).norm() <= 1e-9) || !(target.A.determinant() > 0.0))
     throw InputError("set_kinematic_target: " + body_label(model, body) + ".rotation: expected a rotation matrix");
+}
+
+void check_rigid_rotations(const Model& model, const std::vector<BodyPose>& poses, const char* solver) {
+  for (std::size_t i = 0; i < poses.size() && i < model.bodies.size(); ++i) {
+    const Mat3& A = poses[i].A;
+    if (!((A.transpose() * A - Mat3::Identity()).norm() <= 1e-9) || !(A.determinant() > 0.0))
+      throw InputError("set_state: " + body_label(model, static_cast<int>(i)) + ".rotation: expected a rotation " +
+                       "matrix (‖AᵀA − I‖ ≤ 1e-9, det A > 0): the " + solver + " solver's bodies are rigid");
+  }
+}
+
+void check_drive_setting(const Model& model, int joint, DriveSetting setting, double value) {
+  const bool motor = setting == DriveSetting::motor_speed;
+  const std::string request = motor ? "set_motor_speed" : "set_servo_target";
+  const int n = static_cast<int>(model.joints.size());
+  if (joint < 0 || joint >= n)
+    throw InputError(request + ": joint " + std::to_string(joint) + ": expected an index from 0 to " +
+                     std::to_string(n - 1) + " (the scene has " + std::to_string(n) + " joints)");
+  const JointDef& def = model.joints[joint].def;
+  const std::string label = "joints[" + std::to_string(joint) + "] ('" + excerpt(def.name) + "')";
+  if (motor ? !def.motor : !def.servo)
+    throw InputError(request + ": " + label + " has no " + (motor ? "motor" : "servo") + " (expected a joint with a `" +
+                     (motor ? "motor" : "servo") + "` in the scene)");
+  // The scene reader's bound on `velocity` and `position` (scene/joint_reader.cpp).
+  if (!(std::abs(value) <= 1e6))
+    throw InputError(request + ": " + label + ": " + number_text(value) + ": expected a finite number within ±1e6 (" +
+                     (motor ? "rad/s or m/s" : "rad or m") + ")");
 }
 
 }  // namespace affix

@@ -40,4 +40,18 @@ AppliedForce applied_force(const Model& model, int body, const BodyPose& pose, c
 /// det R > 0). Throws InputError.
 void check_kinematic_target(const Model& model, int body, const BodyPose& target);
 
+/// set_state's further check for a back-end whose bodies are rigid (impulse, compliant): every A a
+/// rotation, ‖AᵀA − I‖ ≤ 1e-9 and det A > 0 (the tolerance of set_kinematic_target). Throws InputError
+/// naming the body and the solver.
+void check_rigid_rotations(const Model& model, const std::vector<BodyPose>& poses, const char* solver);
+
+/// What a drive setter changes (Simulator::set_motor_speed, set_servo_target).
+enum class DriveSetting { motor_speed, servo_target };
+
+/// The drive setters' checks: 0 ≤ joint < the model's joint count, the joint has a `motor` (motor_speed)
+/// or a `servo` (servo_target), and the value is finite and within ±10⁶ as the scene's `velocity` and
+/// `position` are. Throws InputError: "set_motor_speed: joints[1] ('elbow') has no motor (expected a joint
+/// with a `motor` in the scene)".
+void check_drive_setting(const Model& model, int joint, DriveSetting setting, double value);
+
 }  // namespace affix

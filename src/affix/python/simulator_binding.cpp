@@ -1,10 +1,11 @@
 // affix.Simulator: a scene compiled and handed to a back-end by name (solvers/registry.hpp), stepped
 // from Python. The state comes out as numpy arrays in model (scene) order; edits between steps go
-// through the Simulator interface (set_state, apply_force, set_kinematic_target), whose checks are the
-// back-ends' own. A step that fails raises affix.SimulationError with the run loop's context ("step 12
-// (t = 0.12 s): …", io/run.cpp) and leaves the simulator refusing further steps: its state is the
-// failed one. Like the run loop it stops at an inverted or collapsed body, at a joint that came apart
-// (io/joint_tear.hpp), here after every step, and at a body sunk into another (io/contact_depth.hpp).
+// through the Simulator interface (set_state, apply_force, set_kinematic_target) and, on a back-end with
+// drives, its DriveControl (set_motor_speed, set_servo_target); their checks are the back-ends' own. A
+// step that fails raises affix.SimulationError with the run loop's context ("step 12 (t = 0.12 s): …",
+// io/run.cpp) and leaves the simulator refusing further steps: its state is the failed one. Like the
+// run loop it stops at an inverted or collapsed body, at a joint that came apart (io/joint_tear.hpp),
+// here after every step, and at a body sunk into another (io/contact_depth.hpp).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -22,6 +23,7 @@
 #include "affix/io/pose_check.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
+#include "affix/model/drive_control.hpp"
 #include "affix/model/model.hpp"
 #include "affix/python/arrays.hpp"
 #include "affix/python/bindings.hpp"
@@ -50,6 +52,7 @@ class PySimulator {
     model_ = std::make_shared<const Model>(compile(scene));
     simulator_ = make_simulator(model_);
     for (const ModelBody& b : model_->bodies) names_.push_back(b.name);
+    for (const ModelJoint& j : model_->joints) joint_names_.push_back(j.def.name);
   }
 
   StepStats step() {
@@ -108,6 +111,40 @@ class PySimulator {
                        std::to_string(-body_count()) + " to " + std::to_string(body_count() - 1));
     }
     return static_cast<int>(i);
+  }
+
+  /// A joint by index (negative counts from the end) or by name.
+  int joint(const py::handle& which, const std::string& request) const {
+    const int n = static_cast<int>(joint_names_.size());
+    if (py::isinstance<py::str>(which)) {
+      const std::string name = which.cast<std::string>();
+      for (int i = 0; i < n; ++i)
+        if (joint_names_[i] == name) return i;
+      throw InputError(request + ": no joint named '" + excerpt(name) + "'");
+    }
+    if (!py::isinstance<py::int_>(which) || py::isinstance<py::bool_>(which))
+      throw InputError(request + ": expected a joint index or name");
+    long long i = which.cast<long long>();
+    if (i < 0) i += n;
+    if (i < 0 || i >= n)
+      throw InputError(request + ": joint " + std::to_string(which.cast<long long>()) + ": expected an index from " +
+                       std::to_string(-n) + " to " + std::to_string(n - 1));
+    return static_cast<int>(i);
+  }
+
+  /// The back-end's drive control (model/drive_control.hpp), or InputError for one without drives.
+  DriveControl& drives(const char* request) {
+    if (auto* control = dynamic_cast<DriveControl*>(simulator_.get())) return *control;
+    throw InputError(std::string(request) + " is not supported by the " + simulator_->name() +
+                     " solver (only the compliant solver has motors and servos)");
+  }
+
+  void set_motor_speed(const py::handle& which, double speed) {
+    drives("set_motor_speed").set_motor_speed(joint(which, "set_motor_speed"), speed);
+  }
+
+  void set_servo_target(const py::handle& which, double target) {
+    drives("set_servo_target").set_servo_target(joint(which, "set_servo_target"), target);
   }
 
   Array positions() const {
@@ -194,11 +231,13 @@ class PySimulator {
   const Simulator& simulator() const { return *simulator_; }
   const Model& model() const { return *model_; }
   const std::vector<std::string>& names() const { return names_; }
+  const std::vector<std::string>& joint_names() const { return joint_names_; }
 
  private:
   std::shared_ptr<const Model> model_;
   std::unique_ptr<Simulator> simulator_;
   std::vector<std::string> names_;
+  std::vector<std::string> joint_names_;
   JointTable joints_;  // the gap rules of the scene's joints, for the tear check
   JointTear tear_;
   ContactDepth depth_;
@@ -240,6 +279,13 @@ void bind_simulator(py::module_& m) {
            py::arg("rotation") = py::none(),
            "The pose a kinematic body reaches at the end of the next step and holds: position (3,), rotation a "
            "3×3 matrix or a quaternion [w, x, y, z] (default: its current one). Replaces its scene motion.")
+      .def("set_motor_speed", &PySimulator::set_motor_speed, py::arg("joint"), py::arg("speed"),
+           "A motor's target rate ṡ* (rad/s for a hinge, m/s for a slide) on a joint (index or name) that has a "
+           "`motor`, from the next step on (the scene's motor.velocity). Compliant solver.")
+      .def("set_servo_target", &PySimulator::set_servo_target, py::arg("joint"), py::arg("position"),
+           "A servo's set point s* (rad or m from the initial configuration) on a joint (index or name) that has a "
+           "`servo`, from the next step on (the scene's servo.position). Compliant solver.")
+      .def_property_readonly("joint_names", &PySimulator::joint_names)
       .def_property_readonly("joints", [](const PySimulator& s) { return s.simulator().joint_records(); },
                              "list of JointRecord, one per joint")
       .def_property_readonly("contacts", [](const PySimulator& s) { return s.simulator().contact_records(); },

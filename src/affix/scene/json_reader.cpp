@@ -107,6 +107,14 @@ bool JsonReader::is_integer() const {
   return t == Type::number_integer || t == Type::number_unsigned;
 }
 
+bool JsonReader::is_integral() const {
+  if (is_integer()) return true;
+  if (type() != Type::number_float) return false;
+  const double v = number_value();
+  constexpr double kTwo63 = 9223372036854775808.0;
+  return std::isfinite(v) && v == std::trunc(v) && v >= -kTwo63 && v < kTwo63;
+}
+
 std::size_t JsonReader::size() const {
   if (flat_) {
     const FlatJson::Node& n = flat_->node(node_);
@@ -116,7 +124,8 @@ std::size_t JsonReader::size() const {
 }
 
 std::int64_t JsonReader::int64() const {
-  assert(is_integer());
+  assert(is_integral());
+  if (!is_integer()) return static_cast<std::int64_t>(number_value());  // 3.0: exact below 2⁶³
   if (!flat_) return value_->get<std::int64_t>();
   const FlatJson::Node& n = flat_->node(node_);
   // nlohmann's get<int64_t> of an unsigned value is the same cast
@@ -201,7 +210,7 @@ double JsonReader::non_negative() const {
 }
 
 int JsonReader::integer() const {
-  if (!is_integer()) expected("an integer");
+  if (!is_integral()) expected("an integer");
   constexpr auto lo = static_cast<std::int64_t>(std::numeric_limits<int>::min());
   constexpr auto hi = static_cast<std::int64_t>(std::numeric_limits<int>::max());
   const bool fits = type() == Type::number_unsigned

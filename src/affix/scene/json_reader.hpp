@@ -57,18 +57,22 @@ class JsonReader {
   bool is_null() const { return type() == Type::null; }
   bool is_number() const;
   bool is_integer() const;  ///< a JSON number without fraction or exponent
+  /// An integer's value, written as an integer or as a number with no fractional part (3, 3.0, 3e0) and
+  /// within ±2⁶³: what every integer field of the format accepts (JSON has one number type, and
+  /// Python's json writes a float 3.0 where JavaScript writes 3).
+  bool is_integral() const;
   bool is_array() const { return type() == Type::array; }
   bool is_object() const { return type() == Type::object; }
   /// The elements of an array or the members of an object; 0 for any other value.
   std::size_t size() const;
-  /// An integer value as a 64-bit one, as nlohmann converts it (requires is_integer()).
+  /// An integral value as a 64-bit one, as nlohmann converts it (requires is_integral()).
   std::int64_t int64() const;
 
   // Scalars. Numbers must be finite; a bool is not a number and an integer is a valid double.
   double number() const;
   double positive() const;      ///< > 0
   double non_negative() const;  ///< ≥ 0
-  int integer() const;          ///< a JSON integer that fits an int
+  int integer() const;          ///< an integral number (is_integral) that fits an int
   int integer_at_least(int min) const;
   bool boolean() const;
   std::string string() const;

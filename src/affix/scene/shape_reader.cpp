@@ -100,7 +100,7 @@ std::vector<std::array<int, 3>> read_triangles(const JsonReader& value, std::siz
     const auto indices = item.array(3);
     for (std::size_t k = 0; k < 3; ++k) {
       const JsonReader& i = indices[k];
-      if (!i.is_integer() || i.int64() < 0 || i.int64() >= static_cast<std::int64_t>(vertex_count)) {
+      if (!i.is_integral() || i.int64() < 0 || i.int64() >= static_cast<std::int64_t>(vertex_count)) {
         item.expected(what);
       }
       tri[k] = static_cast<int>(i.int64());

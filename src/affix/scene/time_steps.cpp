@@ -32,7 +32,9 @@ int step_count(double duration, double dt) {
 
 double frames_needed(double duration, double output_fps) {
   assert(duration > 0.0 && output_fps > 0.0);
-  return std::floor(duration * (1.0 + kFrameTimeSlack) * output_fps) + 1.0;
+  // The frames of whole periods, plus the one that shows the final state where the periods do not divide
+  // the duration (io/frame_schedule.hpp).
+  return std::ceil(duration * (1.0 - kFrameTimeSlack) * output_fps) + 1.0;
 }
 
 std::optional<std::string> step_limit_breach(double duration, double dt) {

@@ -23,8 +23,9 @@ double steps_needed(double duration, double dt);
 /// N as an int; requires steps_needed(duration, dt) ≤ kMaxSteps (the readers check it).
 int step_count(double duration, double dt);
 
-/// The number of frames written with `output_fps`: floor(duration·output_fps) + 1 (the initial state
-/// and one frame per whole frame period), as a double like steps_needed.
+/// The number of frames written with `output_fps`: ceil(duration·output_fps) + 1 (the initial state, one
+/// frame per frame period, and one that shows the final state where the periods do not divide the
+/// duration), as a double like steps_needed.
 double frames_needed(double duration, double output_fps);
 
 /// What is wrong when duration/dt needs more than kMaxSteps steps, as the tail of a message

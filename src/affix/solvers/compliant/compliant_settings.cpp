@@ -34,7 +34,14 @@ CompliantSettings read_compliant(const JsonReader& value) {
   if (auto v = obj.find("alpha")) s.alpha = v->positive();
   if (auto v = obj.find("translational_damping")) s.translational_damping = v->boolean();
   if (auto v = obj.find("anchored_damping")) s.anchored_damping = v->boolean();
-  if (auto v = obj.find("compliance")) s.compliance = v->non_negative();
+  if (auto v = obj.find("compliance")) {
+    // A bound (kMaxCompliance): 1e300 was taken, and so would a lost minus sign, 1e12 for 1e-12, every
+    // joint then holding nothing without a word.
+    s.compliance = v->non_negative();
+    if (!(s.compliance <= CompliantSettings::kMaxCompliance))
+      v->expected("a number from 0 to 1 (m/N, rad/(N·m): 1 lets 1 N stretch a joint by 1 m; a softer row is a "
+                  "joint's own `stiffness` or a cable's DOF)");
+  }
   if (auto v = obj.find("dense_rows")) s.dense_rows = v->integer_at_least(0);
   if (auto v = obj.find("projection_iterations")) s.projection_iterations = v->integer_at_least(0);
   if (auto v = obj.find("pgs_iterations")) s.pgs_iterations = v->integer_at_least(1);

@@ -41,6 +41,9 @@ struct CompliantSettings {
   /// Compliance C of every joint row (m/N for lengths, 1/(N·m) for angles; Eq. 2) of a joint without
   /// `stiffness`; a joint's `stiffness` k gives its rows C = 1/k.
   double compliance = 1e-12;
+  /// The largest `compliance` the reader takes: the setting is the joints' stiff default, and above 1 a
+  /// row holds nothing a scene shows (and C/h² overflows towards 1e300).
+  static constexpr double kMaxCompliance = 1.0;
   /// The reduced system (Eq. 3) with at most this many rows is factorised densely (Eigen LDLT), a
   /// larger one by CHOLMOD with its symbolic analysis kept. M̃⁻¹ with K̃ is dense: always dense LDLT.
   int dense_rows = 600;

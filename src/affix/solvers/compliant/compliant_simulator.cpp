@@ -56,6 +56,7 @@ void CompliantSimulator::check_model(const Model& model) {
 SolverCapabilities CompliantSimulator::capabilities() {
   SolverCapabilities c;
   c.prescribed_motion = true;
+  c.state_edits = true;  // compliant_edits.cpp
   // Unilateral rows in a mixed LCP (mixed_lcp.hpp, compliant_unilateral.cpp): contacts found by FCL,
   // friction bounded by μλ_n, limits held inside their bounds. Not intersection-free: an overlap is
   // removed over the next step.
@@ -316,6 +317,7 @@ StepStats CompliantSimulator::step() {
   halvings_ = substeps_ = sweeps_ = 0;
   lcp_converged_ = true;
   advance(time(), model_->settings.dt, 0);
+  applied_.clear();  // apply_force's forces act for one step (compliant_edits.cpp)
   ++step_;
   const int n = static_cast<int>(moving_.size());
   const Vec3 gravity = model_->settings.gravity;
@@ -424,6 +426,7 @@ bool CompliantSimulator::substep(double t, double h) {
     scene_impulse_.segment<3>(6 * u) += h * f.force;
     scene_impulse_.segment<3>(6 * u + 3) += h * (lever.cross(f.force) + f.torque);
   }
+  add_applied_impulses(h);  // apply_force's (compliant_edits.cpp)
   free += scene_impulse_;
   // M̃⁻¹, S and Γ by the stabilization (header comment).
   const double alpha = settings_.alpha;

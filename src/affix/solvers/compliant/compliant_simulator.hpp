@@ -30,7 +30,9 @@
 
 #include "affix/joints/joint_turns.hpp"
 #include "affix/joints/rigid_jacobian.hpp"
+#include "affix/model/drive_control.hpp"
 #include "affix/model/simulator.hpp"
+#include "affix/model/state_edits.hpp"
 #include "affix/solvers/compliant/augmented_mass.hpp"
 #include "affix/solvers/compliant/compliant_settings.hpp"
 #include "affix/solvers/compliant/mixed_lcp.hpp"
@@ -42,7 +44,7 @@
 
 namespace affix {
 
-class CompliantSimulator final : public Simulator {
+class CompliantSimulator final : public Simulator, public DriveControl {
  public:
   /// Throws InputError for a scene the solver cannot run (check_model).
   explicit CompliantSimulator(std::shared_ptr<const Model> model);
@@ -59,6 +61,12 @@ class CompliantSimulator final : public Simulator {
   std::vector<BodyVelocity> velocities() const override;
   std::vector<JointRecord> joint_records() const override;
   std::vector<ContactRecord> contact_records() const override { return records_; }
+  // Edits between steps (compliant_edits.cpp; model/state_edits.hpp checks them).
+  void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) override;
+  void apply_force(int body, const Vec3& force, const Vec3& point) override;
+  void set_kinematic_target(int body, const BodyPose& target) override;
+  void set_motor_speed(int joint, double speed) override;
+  void set_servo_target(int joint, double target) override;
 
   const CompliantSettings& settings() const { return settings_; }
   /// The multipliers λ of the last step (N, N·m), in row order: the bilateral rows (a slack cable joint's
@@ -158,6 +166,15 @@ class CompliantSimulator final : public Simulator {
   std::vector<Vec6> next_velocity_;      // per model body: that velocity (v, ω)
   VecX curvature_;                       // per joint row: d of row_curvature.hpp
   std::vector<Vec3> force_points_;       // rest-frame point of each force, relative to the body origin
+  std::vector<AppliedForce> applied_;    // apply_force's, for the next step only (compliant_edits.cpp)
+  /// apply_force's forces as impulses over the substep h, into scene_impulse_ (their work joins the
+  /// energy line's, as a scene force's).
+  void add_applied_impulses(double h);
+  /// After set_state: the rows, the angle references, the warm starts, the multipliers and the energy
+  /// line from the new state, as the constructor sets them at t = 0.
+  void restart_from_state();
+  /// The drive rows of model joint `joint` (unbounded or bounded), null where its joint moves nothing.
+  DriveRow* drive_of(int joint);
   ConstraintJacobian J_;
   VecX phi_, mu_, S_, Gamma_;
   ReducedSystem system_;

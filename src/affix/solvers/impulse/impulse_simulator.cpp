@@ -65,6 +65,7 @@ void ImpulseSimulator::check_model(const Model& model) {
 SolverCapabilities ImpulseSimulator::capabilities() {
   SolverCapabilities c;
   c.prescribed_motion = true;
+  c.state_edits = true;      // impulse_edits.cpp
   c.ground_contact = true;   // FCL detection, impulses (impulse_contacts.cpp)
   c.body_contact = true;
   c.friction = true;         // ODE-style: capped by μ times the normal impulse
@@ -408,6 +409,13 @@ void ImpulseSimulator::kick(double t_load, double span) {
     b.v += span * b.inverse_mass * f.force;
     b.omega += span * (W_[f.body_index].bottomRightCorner<3, 3>() * (r.cross(f.force) + f.torque));
   }
+  for (const AppliedForce& f : applied_) {  // apply_force's: over every (sub)step of the next step
+    RigidBody& b = bodies_[f.body];
+    if (b.prescribed) continue;
+    const Vec3 r = b.rotation() * (f.rest_point - b.rest_center);
+    b.v += span * b.inverse_mass * f.force;
+    b.omega += span * (W_[f.body].bottomRightCorner<3, 3>() * r.cross(f.force));
+  }
 }
 
 bool ImpulseSimulator::advance(double h, int depth, StepStats& stats) {
@@ -513,6 +521,7 @@ StepStats ImpulseSimulator::step() {
     calm_steps_ = 0;
   }
   ++step_;
+  applied_.clear();  // apply_force's act for one step
   t_ = time();  // the sum of the substeps, without its round-off
   stats.step = step_;
   stats.time = time();

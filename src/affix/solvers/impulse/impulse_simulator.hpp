@@ -42,6 +42,7 @@
 
 #include "affix/joints/joint_turns.hpp"
 #include "affix/model/simulator.hpp"
+#include "affix/model/state_edits.hpp"
 #include "affix/solvers/impulse/articulation_system.hpp"
 #include "affix/solvers/impulse/exact_newton.hpp"
 #include "affix/solvers/impulse/impulse_settings.hpp"
@@ -69,6 +70,10 @@ class ImpulseSimulator final : public Simulator {
   std::vector<JointRecord> joint_records() const override;
   /// The contacts the last step's contact phase pushed apart (first sweep), force = p_n / h.
   std::vector<ContactRecord> contact_records() const override { return records_; }
+  // Edits between steps (impulse_edits.cpp; model/state_edits.hpp checks them).
+  void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) override;
+  void apply_force(int body, const Vec3& force, const Vec3& point) override;
+  void set_kinematic_target(int body, const BodyPose& target) override;
 
   /// Symbolic analyses of A so far: one per kinematic graph (tests).
   int symbolic_analyses() const { return system_.symbolic_analyses(); }
@@ -150,6 +155,7 @@ class ImpulseSimulator final : public Simulator {
   std::vector<RigidBody> bodies_;
   std::vector<PrescribedMotion> prescribed_;  // per body (used for prescribed ones)
   std::vector<Vec3> force_points_;            // rest-frame application point of each force
+  std::vector<AppliedForce> applied_;         // apply_force's, for the next step only (impulse_edits.cpp)
   std::vector<Joint> joints_;
   ArticulationSystem system_;
   // Per step, at the poses of the start of the step (t⁽ˡ⁾).

@@ -73,6 +73,14 @@ std::vector<BodyVelocity> body_velocities(const std::vector<RigidBody>& bodies, 
   return out;
 }
 
+void set_rigid_state(RigidBody& body, const BodyPose& pose, const BodyVelocity& velocity) {
+  const Vec3 lever = pose.A * body.rest_center;
+  body.c = pose.p + lever;
+  body.q = Quat(pose.A).normalized();
+  body.omega = velocity.angular;
+  body.v = velocity.linear + velocity.angular.cross(lever);
+}
+
 PrescribedMotion::PrescribedMotion(const ModelBody& body) {
   static_cast<ModelBody&>(body_) = body;
   body_.q0 = affine_state(body.position, body.rotation);
@@ -89,6 +97,12 @@ void PrescribedMotion::twist(double t, double h, Vec3& v, Vec3& omega) const {
   v = (b.c - a.c) / h;
   const Eigen::AngleAxisd turn(b.R * a.R.transpose());
   omega = turn.angle() * turn.axis() / h;
+}
+
+void PrescribedMotion::set_target(double t0, const BodyPose& from, double t1, const BodyPose& to) {
+  Kinematic motion;
+  motion.keyframes = {{t0, from.p, Quat(from.A).normalized()}, {t1, to.p, Quat(to.A).normalized()}};
+  body_.kinematic = motion;
 }
 
 }  // namespace affix

@@ -92,6 +92,9 @@ BodyVelocity body_velocity(const RigidBody& body);
 /// of its own after them, as impulse's body splitting does): what Simulator::poses()/velocities() return.
 std::vector<BodyPose> body_poses(const std::vector<RigidBody>& bodies, int count);
 std::vector<BodyVelocity> body_velocities(const std::vector<RigidBody>& bodies, int count);
+/// The inverse of body_pose and body_velocity (Simulator::set_state): c = p + R c̄, q from R = A (a
+/// rotation: check_rigid_rotations), ω as given, v = ṗ + ω × R c̄.
+void set_rigid_state(RigidBody& body, const BodyPose& pose, const BodyVelocity& velocity);
 
 /// Prescribed motion of fixed and kinematic bodies, from body/kinematic_motion.hpp's affine state (which
 /// is rigid for them): the centre of mass and rotation at any time.
@@ -103,6 +106,9 @@ class PrescribedMotion {
   /// The constant (v, ω) that carries the pose at t to the pose at t + h by drift(): what the body
   /// moves at over that step, as the joint rows see it.
   void twist(double t, double h, Vec3& v, Vec3& omega) const;
+  /// Replaces the motion (Simulator::set_kinematic_target): from `from` at t0 to `to` at t1, linear in
+  /// the origin's position and by slerp in rotation (two keyframes), held after t1.
+  void set_target(double t0, const BodyPose& from, double t1, const BodyPose& to);
 
  private:
   AffineBody body_;
