@@ -51,9 +51,8 @@ namespace {
 
 /// The inverse of an SPD matrix from its LLT, symmetrised (the preconditioned iteration wants a
 /// symmetric operator).
-template <class Matrix, class Llt>
-void inverse_from(const Llt& llt, int n, Matrix& inverse) {
-  inverse.setIdentity(n, n);
+void inverse_from(const Eigen::LLT<Mat12>& llt, Mat12& inverse) {
+  inverse.setIdentity();
   llt.solveInPlace(inverse);
   inverse = 0.5 * (inverse + inverse.transpose()).eval();
 }
@@ -79,16 +78,14 @@ bool TreeKkt::eliminate(int b) {
   const int m = static_cast<int>(node.Gc.rows()), p = forest_.parent(b);
   Eigen::LLT<Mat12> A;
   if (!factor_spd(A, articulated_[b])) return false;
-  inverse_from(A, 12, node.A_inverse);
+  inverse_from(A, node.A_inverse);
   if (m == 0) return true;  // a root without unary rows (a body with a parent owns that edge's rows)
   const RowsM Gc = node.Gc;
   const ColumnsM Y = product<M>(node.A_inverse, Gc.transpose());
   Eigen::LLT<SquareM> S;
   if (!factor_spd(S, SquareM(product<M>(Gc, Y)))) return false;
-  SquareM S_inverse;
-  inverse_from(S, m, S_inverse);
   node.Y = Y;
-  node.S_inverse = S_inverse;
+  node.S_lower = S.matrixL();
   if (p < 0) return true;
   RowsM G_hat = node.Gp;
   Mat12& parent = articulated_[p];
@@ -100,7 +97,7 @@ bool TreeKkt::eliminate(int b) {
   } else {
     node.T.setZero();
   }
-  const RowsM K = product<M>(S_inverse, G_hat);
+  const RowsM K = S.solve(G_hat);
   parent.noalias() += product<M>(G_hat.transpose(), K);
   node.T.noalias() += product<M>(Y, K);
   node.K = K;
@@ -149,7 +146,9 @@ void TreeKkt::solve(const VecX& a, const VecX& e, VecX& dq, VecX* lambda) {
     for (int k = 0; k < m; ++k) rhs[k] = -e[owned[k]];
     rhs.noalias() += node.Gc * x;
     Small& u = u_[b];
-    u.noalias() = node.S_inverse * rhs;
+    u = rhs;
+    node.S_lower.triangularView<Eigen::Lower>().solveInPlace(u);
+    node.S_lower.triangularView<Eigen::Lower>().transpose().solveInPlace(u);
     x.noalias() -= node.Y * u;  // x⁰
     if (p < 0) continue;
     gradient_[p].noalias() += node.Gp.transpose() * u;

@@ -19,8 +19,9 @@
 // H^A_p += G_pᵀS⁻¹G_p.) A_b stays positive definite: it is the Hessian of the minimum of a positive
 // definite quadratic over b's subtree as a function of Δq_b, and b's rows have full rank on b.
 // Downward, roots first: Δq_b = x⁰ (root) or x⁰ − T Δq_p.
-// factorize() keeps A⁻¹ and S⁻¹ (explicit: a right-hand side then costs two small matrix–vector
-// products instead of four triangular solves), Y, K and T, so one factorisation serves many
+// factorize() keeps A⁻¹ (explicit: a right-hand side then costs a matrix–vector product instead of
+// two 12×12 triangular solves; the rows stay exact, since they are imposed through S, whose Cholesky
+// factor is kept and solved with), Y, K and T, so one factorisation serves many
 // right-hand sides (the preconditioned iteration of joint_step.hpp); its storage is sized once per
 // forest. A body with 3 or 6 rows (a ball joint, a hinge: chains, trees, ragdolls' cone twists) is
 // eliminated with fixed-size products, whose loops the compiler unrolls; other counts take the same
@@ -65,7 +66,7 @@ class TreeKkt {
     Eigen::LLT<Square> GGt;  // G_c G_cᵀ, for the restoration
     Mat12 A_inverse;         // of the articulated block A_b
     Columns Y;               // A⁻¹Gcᵀ
-    Square S_inverse;        // (Gc A⁻¹ Gcᵀ)⁻¹
+    Square S_lower;          // L of S = Gc A⁻¹ Gcᵀ = L Lᵀ (solved, not inverted: C Δq = e to round-off)
     Rows K;                  // λ = u + K Δq_p
     Mat12 T;                 // Δq_b = x⁰ − T Δq_p
     Mat12 Hbp;               // H's coupling (b, parent), when `coupled`
