@@ -257,9 +257,9 @@ void BodyContactModel::add_barrier_gradient(const VecX& q, double beta_h2, VecX&
 // ACCD on every candidate with a flagged body, in increasing order of each query's lower bound
 // (additive_ccd.hpp: its first step, from the candidate's cached distance at q — the line search has
 // just evaluated its energy there — or its boxes' gap). A query whose lower bound is at or above the
-// running bound of both its bodies could lower neither, so it is skipped: near pairs, whose ACCD
-// measures distances step after step, are mostly such once the closest pair of their bodies has set
-// the bound. Every body's bound is the minimum over all its queries all the same, bit for bit, whatever
+// running bound of both its bodies could lower neither, so it is skipped: a near pair, whose ACCD
+// measures distances step after step, often is once the closest pair of its bodies has set the bound
+// (ACCD fell from 22 % to 15 % of the ragdoll's time, README). Every body's bound is the minimum over all its queries all the same, bit for bit, whatever
 // the order and the thread count (the decisions are taken on the bounds at the start of each batch).
 std::vector<double> BodyContactModel::max_steps(const VecX& q, const VecX& dq, const std::vector<char>* touching) const {
   std::vector<double> per_body(bodies_.size(), 1.0);
