@@ -3,7 +3,8 @@
 // Hessian projected to PSD as a whole 12×12 (project_to_psd<12>) and mapped to its bodies. Checked:
 //   - energies after moving only some bodies (stale reductions must be redone, fresh ones kept) equal
 //     those of a model that never evaluated anything;
-//   - the per-stencil projection on the stencil's own 6, 9 or 12 coordinates equals the 12×12 one;
+//   - the per-stencil projection (3×3 for point–point, through the relative motions of 3 or 4 points
+//     otherwise) equals the 12×12 one;
 //   - the value-only barrier equals the value of the derivative evaluation for every stencil form;
 //   - with a mask, the rows of the flagged bodies are those of the full evaluation;
 //   - proximity candidates asked for again at the same state are not rebuilt;

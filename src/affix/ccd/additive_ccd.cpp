@@ -95,6 +95,40 @@ double box_gap(const std::array<const Vec3*, NA>& a, const std::array<const Vec3
 }
 constexpr CcdResult kNoSafeStep{0.0, false, 0};
 
+// Relative slack of the lower bounds: d₀ ≥ L and the first step (1 − s)·d₀/l_p hold in exact
+// arithmetic; their rounding is a few ulps.
+constexpr double kBoundSlack = 1e-9;
+
+/// The header's lower bound from the box gap `lower` and the rate bound l_p of the query.
+double first_step_bound(double lower, double l_p, double s, double tmax, double xi) {
+  const double L = lower - xi;
+  if (!(L > 0.0) || !std::isfinite(l_p)) return 0.0;
+  if (l_p == 0.0) return tmax;
+  return std::min(tmax, (1.0 - s) * L * (1.0 - kBoundSlack) / l_p);
+}
+
+/// Mean-free displacements (step 1) and l_p (step 2) of a point–triangle query.
+struct PointTriangleMotion {
+  Vec3 up, u0, u1, u2;
+  double l_p;
+  PointTriangleMotion(const Vec3& dp, const Vec3& dt0, const Vec3& dt1, const Vec3& dt2) {
+    const Vec3 m = 0.25 * (dp + dt0 + dt1 + dt2);
+    up = dp - m, u0 = dt0 - m, u1 = dt1 - m, u2 = dt2 - m;
+    l_p = up.norm() + max_norm(u0, u1, u2);
+  }
+};
+
+/// ... and of an edge–edge query.
+struct EdgeEdgeMotion {
+  Vec3 ua0, ua1, ub0, ub1;
+  double l_p;
+  EdgeEdgeMotion(const Vec3& dea0, const Vec3& dea1, const Vec3& deb0, const Vec3& deb1) {
+    const Vec3 m = 0.25 * (dea0 + dea1 + deb0 + deb1);
+    ua0 = dea0 - m, ua1 = dea1 - m, ub0 = deb0 - m, ub1 = deb1 - m;
+    l_p = max_norm(ua0, ua1) + max_norm(ub0, ub1);
+  }
+};
+
 }  // namespace
 
 CcdResult point_point_accd(const Vec3& p, const Vec3& q, const Vec3& dp, const Vec3& dq, double min_separation_ratio,
@@ -125,9 +159,9 @@ CcdResult point_triangle_accd(const Vec3& p, const Vec3& t0, const Vec3& t1, con
                               const Vec3& dt0, const Vec3& dt1, const Vec3& dt2, double min_separation_ratio,
                               double tmax, int max_iterations, double minimum_distance) {
   if (!all_finite(p, t0, t1, t2, dp, dt0, dt1, dt2)) return kNoSafeStep;
-  const Vec3 m = 0.25 * (dp + dt0 + dt1 + dt2);
-  const Vec3 up = dp - m, u0 = dt0 - m, u1 = dt1 - m, u2 = dt2 - m;
-  const double l_p = up.norm() + max_norm(u0, u1, u2);
+  const PointTriangleMotion motion(dp, dt0, dt1, dt2);
+  const Vec3 &up = motion.up, &u0 = motion.u0, &u1 = motion.u1, &u2 = motion.u2;
+  const double l_p = motion.l_p;
   const auto distance_at = [&](double t) {
     return std::sqrt(point_triangle_distance(p + t * up, t0 + t * u0, t1 + t * u1, t2 + t * u2));
   };
@@ -139,14 +173,31 @@ CcdResult edge_edge_accd(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, cons
                          const Vec3& dea1, const Vec3& deb0, const Vec3& deb1, double min_separation_ratio, double tmax,
                          int max_iterations, double minimum_distance) {
   if (!all_finite(ea0, ea1, eb0, eb1, dea0, dea1, deb0, deb1)) return kNoSafeStep;
-  const Vec3 m = 0.25 * (dea0 + dea1 + deb0 + deb1);
-  const Vec3 ua0 = dea0 - m, ua1 = dea1 - m, ub0 = deb0 - m, ub1 = deb1 - m;
-  const double l_p = max_norm(ua0, ua1) + max_norm(ub0, ub1);
+  const EdgeEdgeMotion motion(dea0, dea1, deb0, deb1);
+  const Vec3 &ua0 = motion.ua0, &ua1 = motion.ua1, &ub0 = motion.ub0, &ub1 = motion.ub1;
+  const double l_p = motion.l_p;
   const auto distance_at = [&](double t) {
     return std::sqrt(edge_edge_distance(ea0 + t * ua0, ea1 + t * ua1, eb0 + t * ub0, eb1 + t * ub1));
   };
   return additive_ccd(distance_at, l_p, min_separation_ratio, tmax, max_iterations, minimum_distance,
                       box_gap<2, 2>({&ea0, &ea1}, {&eb0, &eb1}));
+}
+
+double point_triangle_accd_lower_bound(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2, const Vec3& dp,
+                                       const Vec3& dt0, const Vec3& dt1, const Vec3& dt2, double distance_bound,
+                                       double min_separation_ratio, double tmax, double minimum_distance) {
+  if (!all_finite(p, t0, t1, t2, dp, dt0, dt1, dt2)) return 0.0;
+  return first_step_bound(std::max(distance_bound, box_gap<1, 3>({&p}, {&t0, &t1, &t2})),
+                          PointTriangleMotion(dp, dt0, dt1, dt2).l_p, min_separation_ratio, tmax, minimum_distance);
+}
+
+double edge_edge_accd_lower_bound(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1,
+                                  const Vec3& dea0, const Vec3& dea1, const Vec3& deb0, const Vec3& deb1,
+                                  double distance_bound, double min_separation_ratio, double tmax,
+                                  double minimum_distance) {
+  if (!all_finite(ea0, ea1, eb0, eb1, dea0, dea1, deb0, deb1)) return 0.0;
+  return first_step_bound(std::max(distance_bound, box_gap<2, 2>({&ea0, &ea1}, {&eb0, &eb1})),
+                          EdgeEdgeMotion(dea0, dea1, deb0, deb1).l_p, min_separation_ratio, tmax, minimum_distance);
 }
 
 }  // namespace affix

@@ -74,4 +74,22 @@ CcdResult edge_edge_accd(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, cons
                          const Vec3& dea1, const Vec3& deb0, const Vec3& deb1, double min_separation_ratio = 0.1,
                          double tmax = 1.0, int max_iterations = 1'000'000, double minimum_distance = 0.0);
 
+/// A lower bound of what point_triangle_accd returns for the same arguments, measuring no distance:
+/// min(tmax, (1 − s)·(L − ξ)/l_p), L ≤ d₀ the larger of `distance_bound` (a lower bound of the
+/// primitives' distance at t = 0 known to the caller, such as a cached distance) and the gap between
+/// their boxes. It is the algorithm's first step, below which its answer never falls (a rejected first
+/// trial returns exactly it, an accepted one only goes further), shrunk by a relative 10⁻⁹ for the
+/// rounding of d₀ and of the step. 0 when L ≤ ξ or the input is not finite. A line search whose running
+/// bound for both bodies is already at or below it can skip the query: its answer could lower neither
+/// (contact/body_contact_model.cpp).
+double point_triangle_accd_lower_bound(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2, const Vec3& dp,
+                                       const Vec3& dt0, const Vec3& dt1, const Vec3& dt2, double distance_bound = 0.0,
+                                       double min_separation_ratio = 0.1, double tmax = 1.0,
+                                       double minimum_distance = 0.0);
+/// The same for edge_edge_accd.
+double edge_edge_accd_lower_bound(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1,
+                                  const Vec3& dea0, const Vec3& dea1, const Vec3& deb0, const Vec3& deb1,
+                                  double distance_bound = 0.0, double min_separation_ratio = 0.1, double tmax = 1.0,
+                                  double minimum_distance = 0.0);
+
 }  // namespace affix

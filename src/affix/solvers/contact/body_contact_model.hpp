@@ -107,7 +107,9 @@ class BodyContactModel {
   std::vector<ContactCandidate> previous_candidates_;
   CandidateEvaluation previous_reduced_;
   mutable VecX q_end_;
-  mutable std::vector<double> scratch_;  // per candidate: an energy or a time of impact
+  mutable std::vector<double> scratch_;  // per candidate: an energy or a time of impact's lower bound
+  mutable std::vector<int> order_;       // max_steps: the queried candidates by increasing lower bound
+  mutable std::vector<double> toi_;      // ... and their times of impact, in that order
 };
 
 }  // namespace affix

@@ -9,7 +9,7 @@
 #include "affix/energy/generalized_force.hpp"
 #include "affix/energy/inertia.hpp"
 #include "affix/energy/orthogonality_potential.hpp"
-#include "affix/math/psd_projection.hpp"
+#include "affix/energy/orthogonality_projection.hpp"
 #include "affix/solvers/ipc/rayleigh_damping.hpp"
 
 namespace affix {
@@ -93,10 +93,9 @@ void IncrementalPotential::gradient_and_hessian(const VecX& q, const StepConstan
     }
     const Vec12 qi = body_segment(layout_, q, i);
     Vec12 g = orthogonality_potential_gradient(qi, body.stiffness, body.volume) - c.loads[i];
-    // The orthogonality Hessian lives on the 9 DOFs of A only: project that block.
+    // The orthogonality Hessian lives on the 9 DOFs of A only: that block, projected in closed form.
     Mat12 h = Mat12::Zero();
-    h.bottomRightCorner<9, 9>() = project_to_psd<9>(
-        orthogonality_potential_hessian(qi, body.stiffness, body.volume).bottomRightCorner<9, 9>());
+    h.bottomRightCorner<9, 9>() = orthogonality_projected_hessian(qi, body.stiffness, body.volume);
     if (ground_contacts_.acts_on(i))
       ground_contacts_.add_derivatives(i, qi, c.kappa, c.friction[i], c.friction_eps, g, h);
     body_segment(layout_, gradient, i) = inertia_gradient(body.mass_matrix, qi, c.q_tilde[i]) + c.beta_h2 * g;

@@ -47,6 +47,63 @@ void TreeKkt::restoration(const VecX& r, VecX& delta) const {
   }
 }
 
+namespace {
+
+/// The inverse of an SPD matrix from its LLT, symmetrised (the preconditioned iteration wants a
+/// symmetric operator).
+void inverse_from(const Eigen::LLT<Mat12>& llt, Mat12& inverse) {
+  inverse.setIdentity();
+  llt.solveInPlace(inverse);
+  inverse = 0.5 * (inverse + inverse.transpose()).eval();
+}
+
+/// a·b: coefficient by coefficient for compile-time sizes M, by Eigen's general product otherwise.
+template <int M, class A, class B>
+auto product(const A& a, const B& b) {
+  if constexpr (M == Eigen::Dynamic) return (a * b).eval();
+  else return a.lazyProduct(b);
+}
+
+}  // namespace
+
+template <int M>
+bool TreeKkt::eliminate(int b) {
+  // Fixed M: every product below has compile-time sizes and is taken coefficient by coefficient (the
+  // general matrix kernel's packing costs more than it saves at 12 × 3 × 12).
+  using RowsM = Eigen::Matrix<double, M, 12, Eigen::RowMajor, (M == Eigen::Dynamic ? 12 : M), 12>;
+  using ColumnsM = Eigen::Matrix<double, 12, M, Eigen::ColMajor, 12, (M == Eigen::Dynamic ? 12 : M)>;
+  using SquareM = Eigen::Matrix<double, M, M, Eigen::ColMajor, (M == Eigen::Dynamic ? 12 : M),
+                                (M == Eigen::Dynamic ? 12 : M)>;
+  Node& node = nodes_[b];
+  const int m = static_cast<int>(node.Gc.rows()), p = forest_.parent(b);
+  Eigen::LLT<Mat12> A;
+  if (!factor_spd(A, articulated_[b])) return false;
+  inverse_from(A, node.A_inverse);
+  if (m == 0) return true;  // a root without unary rows (a body with a parent owns that edge's rows)
+  const RowsM Gc = node.Gc;
+  const ColumnsM Y = product<M>(node.A_inverse, Gc.transpose());
+  Eigen::LLT<SquareM> S;
+  if (!factor_spd(S, SquareM(product<M>(Gc, Y)))) return false;
+  node.Y = Y;
+  node.S_lower = S.matrixL();
+  if (p < 0) return true;
+  RowsM G_hat = node.Gp;
+  Mat12& parent = articulated_[p];
+  if (node.coupled) {
+    const Mat12 F = product<M>(node.A_inverse, node.Hbp);
+    parent.noalias() -= product<M>(node.Hbp.transpose(), F);
+    G_hat.noalias() -= product<M>(Gc, F);
+    node.T = F;
+  } else {
+    node.T.setZero();
+  }
+  const RowsM K = S.solve(G_hat);
+  parent.noalias() += product<M>(G_hat.transpose(), K);
+  node.T.noalias() += product<M>(Y, K);
+  node.K = K;
+  return true;
+}
+
 bool TreeKkt::factorize(const BlockHessian& H) {
   const int n = forest_.body_count();
   for (int b = 0; b < n; ++b) {
@@ -61,31 +118,14 @@ bool TreeKkt::factorize(const BlockHessian& H) {
       nodes_[column].Hbp = block.transpose(), nodes_[column].coupled = true;
     }
   }
-
-  Mat12 F;
-  Rows G_hat;
   for (int b : forest_.leaves_first()) {  // upward pass (header)
-    Node& node = nodes_[b];
-    const int m = static_cast<int>(node.Gc.rows()), p = forest_.parent(b);
-    if (!factor_spd(node.A, articulated_[b])) return false;
-    if (m > 0) {
-      node.Y = node.A.solve(node.Gc.transpose());
-      const Square S = node.Gc.lazyProduct(node.Y);
-      if (!factor_spd(node.S, S)) return false;
+    bool ok;
+    switch (nodes_[b].Gc.rows()) {
+      case 3: ok = eliminate<3>(b); break;
+      case 6: ok = eliminate<6>(b); break;
+      default: ok = eliminate<Eigen::Dynamic>(b); break;
     }
-    if (p < 0) continue;
-    if (node.coupled) {
-      F = node.A.solve(node.Hbp);
-      articulated_[p].noalias() -= node.Hbp.transpose() * F;
-      G_hat = node.Gp - node.Gc * F;
-    } else {
-      G_hat = node.Gp;
-    }
-    // m > 0 here: a body with a parent owns the rows of that edge.
-    node.K = node.S.solve(G_hat);
-    articulated_[p].noalias() += G_hat.transpose() * node.K;
-    node.T.noalias() = node.Y * node.K;
-    if (node.coupled) node.T += F;
+    if (!ok) return false;
   }
   return true;
 }
@@ -100,13 +140,15 @@ void TreeKkt::solve(const VecX& a, const VecX& e, VecX& dq, VecX* lambda) {
     const std::vector<int>& owned = forest_.rows_of(b);
     const int m = static_cast<int>(owned.size()), p = forest_.parent(b);
     Vec12& x = gradient_[b];
-    x = -node.A.solve(x);  // x̂ = −A⁻¹a
+    x = -(node.A_inverse * x);  // x̂ = −A⁻¹a
     if (m == 0) continue;  // a root without unary rows (a body with a parent owns that edge's rows)
     rhs.resize(m);
     for (int k = 0; k < m; ++k) rhs[k] = -e[owned[k]];
     rhs.noalias() += node.Gc * x;
     Small& u = u_[b];
-    u = node.S.solve(rhs);
+    u = rhs;
+    node.S_lower.triangularView<Eigen::Lower>().solveInPlace(u);
+    node.S_lower.triangularView<Eigen::Lower>().transpose().solveInPlace(u);
     x.noalias() -= node.Y * u;  // x⁰
     if (p < 0) continue;
     gradient_[p].noalias() += node.Gp.transpose() * u;

@@ -19,8 +19,13 @@
 // H^A_p += G_pᵀS⁻¹G_p.) A_b stays positive definite: it is the Hessian of the minimum of a positive
 // definite quadratic over b's subtree as a function of Δq_b, and b's rows have full rank on b.
 // Downward, roots first: Δq_b = x⁰ (root) or x⁰ − T Δq_p.
-// factorize() keeps A's and S's factors, Y and T, so one factorisation serves many right-hand sides
-// (the preconditioned iteration of joint_step.hpp); its storage is sized once per forest.
+// factorize() keeps A⁻¹ (explicit: a right-hand side then costs a matrix–vector product instead of
+// two 12×12 triangular solves; the rows stay exact, since they are imposed through S, whose Cholesky
+// factor is kept and solved with), Y, K and T, so one factorisation serves many
+// right-hand sides (the preconditioned iteration of joint_step.hpp); its storage is sized once per
+// forest. A body with 3 or 6 rows (a ball joint, a hinge: chains, trees, ragdolls' cone twists) is
+// eliminated with fixed-size products, whose loops the compiler unrolls; other counts take the same
+// steps with run-time sizes.
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -59,14 +64,18 @@ class TreeKkt {
   struct Node {
     Rows Gc, Gp;             // constant: b's rows on b and on its parent
     Eigen::LLT<Square> GGt;  // G_c G_cᵀ, for the restoration
-    Eigen::LLT<Mat12> A;     // articulated block A_b
+    Mat12 A_inverse;         // of the articulated block A_b
     Columns Y;               // A⁻¹Gcᵀ
-    Eigen::LLT<Square> S;    // Gc A⁻¹ Gcᵀ
+    Square S_lower;          // L of S = Gc A⁻¹ Gcᵀ = L Lᵀ (solved, not inverted: C Δq = e to round-off)
     Rows K;                  // λ = u + K Δq_p
     Mat12 T;                 // Δq_b = x⁰ − T Δq_p
     Mat12 Hbp;               // H's coupling (b, parent), when `coupled`
     bool coupled = false;
   };
+  /// Eliminates body b (A_b in articulated_[b]) into its parent (header's upward pass), M its row
+  /// count (Eigen::Dynamic: any). False when A_b or S is not numerically positive definite.
+  template <int M>
+  bool eliminate(int b);
 
   JointForest forest_;
   std::vector<Node> nodes_;
