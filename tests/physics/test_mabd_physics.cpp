@@ -433,18 +433,25 @@ Scene ball_chain(int n, double link, double thickness, const Vec3& start, double
   return scene;
 }
 
+constexpr int kLinks = 10;
+constexpr double kLink = 0.2;
+
+// Ten 0.2 m links released horizontal at h = 1e-3 with implicit Euler, and a small push out of the plane
+// so that the chain swings in 3D: the whole chain turning about the vertical through its pivot at
+// 0.2 rad/s, which the joints allow.
+Scene ten_link_pendulum(double dt) {
+  Scene scene = ball_chain(kLinks, kLink, 0.04, Vec3(0.0, 0.0, 3.0), dt);
+  spin_rigidly(scene, Vec3(0.0, 0.0, 0.2), Vec3(0.0, 0.0, 3.0));
+  scene.settings.integrator = Integrator::implicit_euler;
+  return scene;
+}
+
 // The same 10-link pendulum, released horizontal, on both solvers with implicit Euler at h = 1e-3: both
 // solve the same stiff bodies and exact joints, so the free end follows the same path, to within 1 % of
 // how far it has swung, at every step of the first second.
 TEST(MabdPhysics, TenLinkPendulumFollowsTheSamePathOnMabdAndIpc) {
   const double dt = 1e-3;
-  constexpr int kLinks = 10;
-  constexpr double kLink = 0.2;
-  Scene scene = ball_chain(kLinks, kLink, 0.04, Vec3(0.0, 0.0, 3.0), dt);
-  // A small push out of the plane, so that the chain swings in 3D: the whole chain turning about the
-  // vertical through its pivot at 0.2 rad/s, which the joints allow.
-  spin_rigidly(scene, Vec3(0.0, 0.0, 0.2), Vec3(0.0, 0.0, 3.0));
-  scene.settings.integrator = Integrator::implicit_euler;
+  const Scene scene = ten_link_pendulum(dt);
   const auto mabd = test::simulate(scene, "mabd");
   const auto ipc = test::simulate(scene, "ipc");
   const Vec3 tip_bar(0.5 * kLink, 0.0, 0.0);
@@ -472,11 +479,7 @@ TEST(MabdPhysics, TenLinkPendulumFollowsTheSamePathOnMabdAndIpc) {
 // bodies, so the free end follows the same path to within 1 % of its swing, every joint closed.
 TEST(MabdPhysics, TenLinkPendulumFollowsTheSamePathWithEitherRotation) {
   const double dt = 1e-3;
-  constexpr int kLinks = 10;
-  constexpr double kLink = 0.2;
-  Scene scene = ball_chain(kLinks, kLink, 0.04, Vec3(0.0, 0.0, 3.0), dt);
-  spin_rigidly(scene, Vec3(0.0, 0.0, 0.2), Vec3(0.0, 0.0, 3.0));
-  scene.settings.integrator = Integrator::implicit_euler;
+  Scene scene = ten_link_pendulum(dt);
   const auto polar = test::simulate(scene, "mabd");
   scene.settings.solver_settings["mabd"]["rotation"] = "normalize";
   const auto normalize = test::simulate(scene, "mabd");
