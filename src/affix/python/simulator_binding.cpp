@@ -34,6 +34,27 @@ namespace py = pybind11;
 namespace affix::python {
 namespace {
 
+/// An index into `names` (a body's or a joint's) from Python: an int (negative counts from the end, as
+/// Python's) or a name. `kind` ("body", "joint") and `request` (the call) word the InputError.
+int index_of(const py::handle& which, const std::vector<std::string>& names, const std::string& kind,
+             const std::string& request) {
+  const int n = static_cast<int>(names.size());
+  if (py::isinstance<py::str>(which)) {
+    const std::string name = which.cast<std::string>();
+    for (int i = 0; i < n; ++i)
+      if (names[i] == name) return i;
+    throw InputError(request + ": no " + kind + " named '" + excerpt(name) + "'");
+  }
+  if (!py::isinstance<py::int_>(which) || py::isinstance<py::bool_>(which))
+    throw InputError(request + ": expected a " + kind + " index or name");
+  long long i = which.cast<long long>();
+  if (i < 0) i += n;
+  if (i < 0 || i >= n)
+    throw InputError(request + ": " + kind + " " + std::to_string(which.cast<long long>()) + ": expected an index from " +
+                     std::to_string(-n) + " to " + std::to_string(n - 1));
+  return static_cast<int>(i);
+}
+
 class PySimulator {
  public:
   PySimulator(Scene scene, const std::optional<std::string>& solver) {
@@ -95,41 +116,11 @@ class PySimulator {
   int body_count() const { return static_cast<int>(model_->bodies.size()); }
 
   /// A body by index (negative counts from the end, as Python's) or by name.
-  int body(const py::handle& which, const std::string& request) const {
-    if (py::isinstance<py::str>(which)) {
-      const std::string name = which.cast<std::string>();
-      for (int i = 0; i < body_count(); ++i)
-        if (model_->bodies[i].name == name) return i;
-      throw InputError(request + ": no body named '" + excerpt(name) + "'");
-    }
-    if (!py::isinstance<py::int_>(which) || py::isinstance<py::bool_>(which))
-      throw InputError(request + ": expected a body index or name");
-    long long i = which.cast<long long>();
-    if (i < 0) i += body_count();
-    if (i < 0 || i >= body_count()) {
-      throw InputError(request + ": body " + std::to_string(which.cast<long long>()) + ": expected an index from " +
-                       std::to_string(-body_count()) + " to " + std::to_string(body_count() - 1));
-    }
-    return static_cast<int>(i);
-  }
+  int body(const py::handle& which, const std::string& request) const { return index_of(which, names_, "body", request); }
 
   /// A joint by index (negative counts from the end) or by name.
   int joint(const py::handle& which, const std::string& request) const {
-    const int n = static_cast<int>(joint_names_.size());
-    if (py::isinstance<py::str>(which)) {
-      const std::string name = which.cast<std::string>();
-      for (int i = 0; i < n; ++i)
-        if (joint_names_[i] == name) return i;
-      throw InputError(request + ": no joint named '" + excerpt(name) + "'");
-    }
-    if (!py::isinstance<py::int_>(which) || py::isinstance<py::bool_>(which))
-      throw InputError(request + ": expected a joint index or name");
-    long long i = which.cast<long long>();
-    if (i < 0) i += n;
-    if (i < 0 || i >= n)
-      throw InputError(request + ": joint " + std::to_string(which.cast<long long>()) + ": expected an index from " +
-                       std::to_string(-n) + " to " + std::to_string(n - 1));
-    return static_cast<int>(i);
+    return index_of(which, joint_names_, "joint", request);
   }
 
   /// The back-end's drive control (model/drive_control.hpp), or InputError for one without drives.
