@@ -208,15 +208,8 @@ CompliantSimulator::CompliantSimulator(std::shared_ptr<const Model> model)
   M_.resize(moving_.size());
   W_.resize(moving_.size());
   system_.set_structure(J_, settings_.dense_rows);
-  mu_h_ = model_->settings.dt;
   turns_ = JointTurns(joints_.size());
-  commit_turns();
-  evaluate_rows();
-  energy_line_ = mechanical_energy(bodies_, moving_, model_->settings.gravity, phi_, compliance_, drive_offset_);
-  energy_check_ = EnergyLineCheck(energy_line_, gravity_shadow(bodies_, moving_, nullptr, model_->settings.gravity,
-                                                               model_->settings.dt),
-                                  gravity_potential(), body_scale());
-  if (settings_.stabilization != Stabilization::none) estimate_initial_multipliers();
+  restart_from_state();  // the rows, the turns, λ and the energy line at t = 0 (compliant_edits.cpp)
 }
 
 void CompliantSimulator::estimate_initial_multipliers() {

@@ -170,8 +170,8 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   /// apply_force's forces as impulses over the substep h, into scene_impulse_ (their work joins the
   /// energy line's, as a scene force's).
   void add_applied_impulses(double h);
-  /// After set_state: the rows, the angle references, the warm starts, the multipliers and the energy
-  /// line from the new state, as the constructor sets them at t = 0.
+  /// The rows, the angle references, the warm starts, the multipliers and the energy line from the
+  /// bodies' current state: the constructor's start at t = 0, and set_state's restart.
   void restart_from_state();
   /// The drive rows of model joint `joint` (unbounded or bounded), null where its joint moves nothing.
   DriveRow* drive_of(int joint);
