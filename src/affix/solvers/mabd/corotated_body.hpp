@@ -138,7 +138,7 @@ class CoRotation {
   // What a solve reads first and together (R, K, whether twisted), h²Γ last: the ball chain's back
   // substitution then reads a KktBody's first three cache lines of six (kkt_system.hpp). h²Γ is kept
   // although K determines it (h²Γ = K (I − W K)⁻¹): read back so, a stiff twist (h²Γ W ≫ I, a thin link
-  // under a long chain's tension) lost up to 10⁻⁶ of its value, measured; the tree solve reads it.
+  // under a long chain's tension) lost up to 4·10⁻⁶ of its value, measured; the tree solve reads it.
   Mat3 R_;
   Mat3 gain_ = Mat3::Zero();      // K = (I + h²Γ W)⁻¹ h²Γ
   bool twisted_ = false;          // whether h²Γ ≠ 0
