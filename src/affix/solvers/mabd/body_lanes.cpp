@@ -63,6 +63,14 @@ M3 transpose_product(const M3& X, const M3& Y) {
   return out;
 }
 
+/// X Yᵀ.
+M3 product_transpose(const M3& X, const M3& Y) {
+  M3 out;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) out.m[r][c] = X.m[r][0] * Y.m[c][0] + X.m[r][1] * Y.m[c][1] + X.m[r][2] * Y.m[c][2];
+  return out;
+}
+
 /// X's cofactors C (X⁻¹ = Cᵀ/det) and its determinant, expanded along the first row.
 M3 cofactors(const M3& X, Lane& det) {
   const auto& m = X.m;
@@ -163,16 +171,21 @@ void polar_factors4(const Mat3 (&A)[kBodyLanes], Mat3 (&R)[kBodyLanes]) {
 }
 
 void elastic_gradients4(const Mat3 (&A)[kBodyLanes], const Mat3 (&R)[kBodyLanes],
-                        const LaneMaterial (&material)[kBodyLanes], Mat3 (&gradient)[kBodyLanes]) {
+                        const LaneMaterial (&material)[kBodyLanes], Vec12 (&gradient)[kBodyLanes]) {
   Lane volume, mu, lambda;
   materials(material, volume, mu, lambda);
   const M3 Rl = load(R);
   Lane trace;
   const M3 P = stress(strain(load(A), Rl, trace), trace, mu, lambda);
   M3 G = product(Rl, P);  // ∂Ψ/∂A = V R (2μ ε + λ tr(ε) I)  (He 2026 Eq. 14)
-  for (auto& row : G.m)
-    for (Lane& x : row) x = volume * x;
-  store(G, gradient);
+  // Stored as g's entries 3…11 (row r of ∂Ψ/∂A at 3 + 3r): the step's gradient takes the vector as it
+  // is, where a Mat3 had to be copied into it entry by entry (a stall on every body of build_system).
+  for (int k = 0; k < kBodyLanes; ++k) gradient[k].head<3>().setZero();
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) {
+      const Lane x = volume * G.m[r][c];
+      for (int k = 0; k < kBodyLanes; ++k) gradient[k][3 + 3 * r + c] = x[k];
+    }
 }
 
 void elastic_states4(const Mat3 (&A)[kBodyLanes], const Mat3 (&R)[kBodyLanes],
@@ -226,6 +239,24 @@ void twist_gains4(const Mat3* const (&h2_gamma)[kBodyLanes], const Mat3* const (
   M3 N = product(G, load(W));  // I + h²Γ W
   for (int d = 0; d < 3; ++d) N.m[d][d] += 1.0;
   store(product(inverse(N), G), gain);
+}
+
+void ball_blocks4(const BallBlockLane (&lane)[kBodyLanes], Mat3* const (&block)[kBodyLanes]) {
+  const auto gather = [&](const Mat3* BallBlockLane::*which) {
+    const Mat3* const M[kBodyLanes] = {lane[0].*which, lane[1].*which, lane[2].*which, lane[3].*which};
+    return load(M);
+  };
+  const M3 R = gather(&BallBlockLane::R);
+  const M3 Ya = gather(&BallBlockLane::Ya);
+  M3 inner = gather(&BallBlockLane::middle);
+  const M3 KYct = product_transpose(gather(&BallBlockLane::K), gather(&BallBlockLane::Yc));  // K Y_cᵀ
+  const M3 YKY = product(Ya, KYct);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) inner.m[r][c] -= YKY.m[r][c];  // M − Y_a K Y_cᵀ
+  const M3 out = product_transpose(product(R, inner), R);       // R (…) Rᵀ
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < kBodyLanes; ++k) (*block[k])(r, c) = out.m[r][c][k];
 }
 
 }  // namespace affix

@@ -29,10 +29,10 @@ struct LaneMaterial {
 /// rotation_of(A[k], polar) for the four lanes.
 void polar_factors4(const Mat3 (&A)[kBodyLanes], Mat3 (&R)[kBodyLanes]);
 
-/// The A part of elastic_gradient(q, R, …, polar) as a matrix, V R (2μ ε + λ tr(ε) I) with
-/// ε = sym(RᵀA) − I (its rows are g's entries 3…11), for the four lanes.
+/// elastic_gradient(q, R, …, polar) for the four lanes: its A part V R (2μ ε + λ tr(ε) I) with
+/// ε = sym(RᵀA) − I (row r at entries 3 + 3r…), its p part 0.
 void elastic_gradients4(const Mat3 (&A)[kBodyLanes], const Mat3 (&R)[kBodyLanes],
-                        const LaneMaterial (&material)[kBodyLanes], Mat3 (&gradient)[kBodyLanes]);
+                        const LaneMaterial (&material)[kBodyLanes], Vec12 (&gradient)[kBodyLanes]);
 
 /// elastic_state(A, R, …, polar) for the four lanes: Ψ and Γ, Γ clamped where it is not positive
 /// semi-definite (by clamp_negative_eigenvalues, lane by lane).
@@ -42,5 +42,14 @@ void elastic_states4(const Mat3 (&A)[kBodyLanes], const Mat3 (&R)[kBodyLanes],
 /// K = (I + h²Γ W)⁻¹ h²Γ (CoRotation::set_twist) for the four lanes, h2_gamma and W each lane's.
 void twist_gains4(const Mat3* const (&h2_gamma)[kBodyLanes], const Mat3* const (&W)[kBodyLanes],
                   Mat3 (&gain)[kBodyLanes]);
+
+/// One ball block R (M − Y_a K Y_cᵀ) Rᵀ of ball_brackets.hpp (ball_block, for a body without a dense
+/// factor): the body's rotation R and twist gain K (0 for an untwisted body), the two brackets' Y and
+/// their middle M.
+struct BallBlockLane {
+  const Mat3 *R = nullptr, *K = nullptr, *Ya = nullptr, *Yc = nullptr, *middle = nullptr;
+};
+/// Four ball blocks (of any bodies) as lanes, each written to its `block`.
+void ball_blocks4(const BallBlockLane (&lane)[kBodyLanes], Mat3* const (&block)[kBodyLanes]);
 
 }  // namespace affix

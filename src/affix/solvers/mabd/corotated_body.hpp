@@ -103,6 +103,13 @@ class CoRotation {
   CoRotation(const Mat3& A, RotationExtraction kind);
   /// From a rotation already read from A (rotations_of).
   explicit CoRotation(const Mat3& R) : R_(R) {}
+  /// From a rotation and a twist with its K computed already (twist_gains4 of body_lanes.hpp): the
+  /// same as CoRotation(R) then set_twist(h2_gamma, gain), each member written once (a step builds
+  /// one per body and iteration).
+  CoRotation(const Mat3& R, const Mat3& h2_gamma, const Mat3& gain)
+      : R_(R), twisted_(!h2_gamma.isZero(0.0)), h2_gamma_(h2_gamma) {
+    gain_ = twisted_ ? gain : Mat3::Zero();
+  }
   const Mat3& rotation() const { return R_; }  ///< the polar factor, or A orthonormalised
   /// Adds h²Γ (twist_stiffness × h²) to the Newton matrix: H = Q (H₀ + U₀ h²Γ U₀ᵀ) Qᵀ (header).
   void set_twist(const CorotatedFactor& factor, const Mat3& h2_gamma);
@@ -129,7 +136,9 @@ class CoRotation {
   Block solved(const CorotatedFactor& factor, const Block& X) const;
 
   // What a solve reads first and together (R, K, whether twisted), h²Γ last: the ball chain's back
-  // substitution then reads a KktBody's first three cache lines of six (kkt_system.hpp).
+  // substitution then reads a KktBody's first three cache lines of six (kkt_system.hpp). h²Γ is kept
+  // although K determines it (h²Γ = K (I − W K)⁻¹): read back so, a stiff twist (h²Γ W ≫ I, a thin link
+  // under a long chain's tension) lost up to 4·10⁻⁶ of its value, measured; the tree solve reads it.
   Mat3 R_;
   Mat3 gain_ = Mat3::Zero();      // K = (I + h²Γ W)⁻¹ h²Γ
   bool twisted_ = false;          // whether h²Γ ≠ 0

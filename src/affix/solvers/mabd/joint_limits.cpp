@@ -57,7 +57,9 @@ double JointLimits::value(const Limit& limit, const std::vector<Vec12>& q) const
 double JointLimits::scale(const Limit& limit) const { return is_angle(limit.dof) ? 1.0 : edges_[limit.joint]; }
 
 void JointLimits::begin_step() {
-  for (auto& c : clamps_) c.clear();
+  // Only a limited joint is ever clamped: the others' lists are not touched (24 MB at 10⁶ joints).
+  for (const Limit& limit : limits_) clamps_[limit.joint].clear();
+  clamp_count_ = 0;
   std::fill(clamped_.begin(), clamped_.end(), -1);
   passes_ = 0;
   hit_cap_ = false;
@@ -75,6 +77,7 @@ bool JointLimits::another_pass(const std::vector<Vec12>& q, bool converged) {
       // Clamp to the nearest valid setup (§4.6): the bound it passed.
       clamped_[i] = static_cast<int>(clamps_[limit.joint].size());
       clamps_[limit.joint].push_back({limit.dof, v > limit.max ? limit.max : limit.min});
+      ++clamp_count_;
       off = true;
     }
   }

@@ -46,6 +46,8 @@ class JointLimits {
 
   /// The clamps joint k holds now, in the order of its extra rows.
   std::span<const LimitClamp> clamps(int joint) const { return clamps_[joint]; }
+  /// Whether any joint holds a clamp now (when not, no joint's clamps need to be read).
+  bool any_clamps() const { return clamp_count_ > 0; }
 
   /// Forgets the last step's clamps.
   void begin_step();
@@ -77,6 +79,7 @@ class JointLimits {
   std::vector<Limit> limits_;
   std::vector<int> clamped_;  // per limit: index into its joint's clamps, or −1
   std::vector<std::vector<LimitClamp>> clamps_;  // per model joint
+  int clamp_count_ = 0;                          // Σ clamps_[k].size()
   std::vector<int> distance_joints_;             // active joints with a distance row
   int passes_ = 0;
   bool hit_cap_ = false;

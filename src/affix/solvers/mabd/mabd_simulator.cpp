@@ -14,6 +14,7 @@
 #include "affix/math/excerpt.hpp"
 #include "affix/solvers/mabd/body_lanes.hpp"
 #include "affix/solvers/mabd/joint_graph.hpp"
+#include "affix/solvers/mabd/prefetch.hpp"
 
 namespace affix {
 namespace {
@@ -192,44 +193,53 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     const bool both = joint.bracket1 >= 0 && joint.bracket2 >= 0;
     ball_pairs_.push_back(both ? BallPair{j.body1, j.body2, joint.bracket1, joint.bracket2} : BallPair{});
   }
+  for (std::size_t k = 0, s = 0; k < model_->joints.size(); ++k) {
+    const bool active = s < active_joints_.size() && active_joints_[s] == static_cast<int>(k);
+    if (!active || ball_pairs_[s++].body1 < 0) unpaired_joints_.push_back(static_cast<int>(k));
+  }
 }
 
-void MabdSimulator::build_system(std::vector<Vec12>& q, std::vector<Vec12>& q_tilde, const std::vector<Vec12>& loads,
+void MabdSimulator::build_system(std::vector<Vec12>& q, const std::vector<Vec12>& loads,
                                  bool predict) {
   const double h2 = model_->settings.dt * model_->settings.dt;
   system_.bodies.clear();
   const bool gravity_only = &loads == &loads_;  // then every body of a factor has its kind's load
   const std::size_t moving = moving_bodies_.size();
-  // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header), ∇Ψ's A part given as a matrix (its p part is 0)
-  const auto add_body = [&](int i, const Mat3& R, const Mat3& elastic, const Mat3* gain) {
+  // g = M(q − q̃) + h²(∇Ψ(q) − f)  (header)
+  const auto add_body = [&](int i, const Mat3& R, const Vec12& elastic, const Mat3* gain) {
     const int f = factor_of_[i];
     const BodyKind& kind = kinds_[f];
-    KktBody& body = system_.bodies.emplace_back(&factors_[f], CoRotation(R));
-    if (gain)
-      body.rotation.set_twist(twist_[i], *gain);
-    else
-      body.rotation.set_twist(*body.factor, twist_[i]);
-    Vec12 gradient;
-    gradient.head<3>().setZero();
-    for (int r = 0; r < 3; ++r) gradient.segment<3>(3 + 3 * r) = elastic.row(r).transpose();
-    body.gradient = h2 * (gradient - (gravity_only ? kind.gravity : loads[i]));
-    if (!predict) body.gradient += kind.mass * Vec12(q[i] - q_tilde[i]);  // at q = q̃ it is 0
+    Vec12 gradient = h2 * (elastic - (gravity_only ? kind.gravity : loads[i]));
+    if (!predict) gradient += kind.mass * Vec12(q[i] - prediction(i));  // at q = q̃ it is 0
+    if (gain) {
+      system_.bodies.emplace_back(&factors_[f], CoRotation(R, twist_[i], *gain), gradient);
+      return;
+    }
+    KktBody& body = system_.bodies.emplace_back(&factors_[f], CoRotation(R), gradient);
+    body.rotation.set_twist(*body.factor, twist_[i]);
   };
   // The prediction q = q̃ = qⁿ + h q̇ⁿ of a moving body, taken here in the pass that reads it (header).
   const auto state = [&](int i) {
-    if (predict) q[i] = q_tilde[i] = q_[i] + model_->settings.dt * qdot_[i];
+    if (predict) q[i] = prediction(i);
     return state_matrix(q[i]);
   };
   if (settings_.rotation == RotationExtraction::polar) {
     // Four bodies at a time, as the lanes of one vector (body_lanes.hpp: their latency is most of the cost).
     static const Mat3 kZero = Mat3::Zero();
+    constexpr std::size_t kAhead = 2 * kBodyLanes;
     for (std::size_t m = 0; m < moving; m += kBodyLanes) {
       const int count = static_cast<int>(std::min<std::size_t>(kBodyLanes, moving - m));
-      Mat3 A[kBodyLanes], R[kBodyLanes], elastic[kBodyLanes], gain[kBodyLanes];
+      Mat3 A[kBodyLanes], R[kBodyLanes], gain[kBodyLanes];
+      Vec12 elastic[kBodyLanes];
       LaneMaterial material[kBodyLanes];
       const Mat3* h2_gamma[kBodyLanes];
       const Mat3* W[kBodyLanes];
       for (int k = 0; k < kBodyLanes; ++k) {
+        if (m + k + kAhead < moving) {  // (prefetch.hpp) the records of the lanes after next
+          const int next = moving_bodies_[m + k + kAhead];
+          prefetch(q_[next]), prefetch(qdot_[next]), prefetch(twist_[next]), prefetch(q[next], true);
+          prefetch_storage(system_.bodies.data() + m + k + kAhead, true);  // within its reserved capacity
+        }
         if (k >= count) {  // padding: a body at rest
           A[k] = Mat3::Identity(), material[k] = material[0], h2_gamma[k] = &kZero, W[k] = &kZero;
           continue;
@@ -250,7 +260,7 @@ void MabdSimulator::build_system(std::vector<Vec12>& q, std::vector<Vec12>& q_ti
       const int i = moving_bodies_[m];
       const BodyKind& kind = kinds_[factor_of_[i]];
       const Mat3 R = rotation_of(state(i), settings_.rotation);
-      add_body(i, R, state_matrix(elastic_gradient(q[i], R, kind.volume, kind.lame, settings_.rotation)), nullptr);
+      add_body(i, R, elastic_gradient(q[i], R, kind.volume, kind.lame, settings_.rotation), nullptr);
     }
   }
   add_penalty_contact(q);
@@ -260,8 +270,9 @@ void MabdSimulator::build_system(std::vector<Vec12>& q, std::vector<Vec12>& q_ti
   for (std::size_t s = 0; s < active_joints_.size(); ++s) {
     const int k = active_joints_[s];
     KktJoint& joint = system_.joints[s];
+    if (s + kPrefetchAhead < active_joints_.size()) prefetch(system_.joints[s + kPrefetchAhead], true);
     const int rows_before = joint.rows();
-    if (use_brackets_ && joint.ball() && limits_.clamps(k).empty()) {
+    if (use_brackets_ && joint.ball() && (!limits_.any_clamps() || limits_.clamps(k).empty())) {
       // The ball rows x₀¹ − x₀² (compact_rows.hpp), their gradients ±J(P) in the brackets; read from the
       // brackets' points where both sides move, without the model joint's cache lines.
       joint.residual = ball_residual(s, q);
@@ -308,9 +319,8 @@ StepStats MabdSimulator::step() {
     applied_forces_.clear();
   }
   const std::vector<Vec12>& loads = forced ? step_loads_ : loads_;
-  std::vector<Vec12>& q_tilde = q_tilde_;
   std::vector<Vec12>& q = q_next_;
-  q_tilde.resize(n), q.resize(n);
+  q.resize(n);
   // Contact (penalty_contact.hpp): one broad phase over the step's motion qⁿ → q̃, and no update, the
   // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
   // body pairs can touch: the ground is not cut.
@@ -319,7 +329,7 @@ StepStats MabdSimulator::step() {
   // pass over them, unless the CCD must see every body's before it (one pass fewer over 4 × 96 B a body).
   for (int i : prescribed_bodies_) q[i] = prescribed_state(bodies_[i], t_next, kinematic_targets_[i]);
   if (cutting)
-    for (int i : moving_bodies_) q[i] = q_tilde[i] = q_[i] + h * qdot_[i];
+    for (int i : moving_bodies_) q[i] = prediction(i);
   std::vector<Vec12>& update = update_;
   if (cutting) {
     update.assign(n, Vec12::Zero());
@@ -342,11 +352,17 @@ StepStats MabdSimulator::step() {
   int contact_passes = 0;
   bool dual_capped = false;  // a Gauss–Seidel dual solve stopped at gauss_seidel_iterations
   bool cut = false;  // the last update was cut by the CCD: not converged (penalty_contact.hpp)
+  bool diverged = false;  // a body of the last update failed check_finite's test
+  const double range = 1e6 * scene_size_;
+  // check_finite's test (there): not finite, or 1e6 × the scene size away (squared: no root per body).
+  const auto runaway = [range2 = range * range](const Vec12& x) {
+    return !x.allFinite() || x.head<3>().squaredNorm() > range2;
+  };
   const auto contact_pass = [&] {
     return contact_passes < kMaxContactPasses && (cut || contact_->sees_new_contacts(q)) && ++contact_passes > 0;
   };
   for (int it = 0;; ++it) {
-    build_system(q, q_tilde, loads, it == 0 && !cutting);
+    build_system(q, loads, it == 0 && !cutting);
     const KktSolution& solution = dual_solver_.solve(
         system_, settings_.dual_solver, {settings_.gauss_seidel_tolerance, settings_.gauss_seidel_iterations});
     dual_capped = dual_capped || !dual_solver_.gauss_seidel().converged;
@@ -358,12 +374,18 @@ StepStats MabdSimulator::step() {
       alpha = contact_->max_step(q, update);
     }
     cut = alpha < 1.0;
+    // The update, and in its pass check_finite's test of the moving bodies (it reads every state again
+    // only to name one that failed); the last iteration's is the step's, as no later pass changes q.
+    diverged = false;
     for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {
       const int i = moving_bodies_[m];
+      if (m + 2 * kBodyLanes < moving_bodies_.size())  // (prefetch.hpp)
+        prefetch(solution.dq[m + 2 * kBodyLanes]), prefetch(q[moving_bodies_[m + 2 * kBodyLanes]], true);
       const Vec12 dq = alpha * solution.dq[m];
       q[i] += dq;
       largest = std::max(largest, dq.head<3>().lpNorm<Eigen::Infinity>() +
                                       radius_[i] * dq.tail<9>().lpNorm<Eigen::Infinity>());
+      diverged = diverged || runaway(q[i]);
     }
     ++stats.iterations;
     stats.residual = largest / (h * scene_size_);
@@ -374,15 +396,17 @@ StepStats MabdSimulator::step() {
   stats.hit_iteration_cap =
       (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) || limits_.hit_cap() || dual_capped;
   limits_.end_step(q);
-  check_finite(q);
+  for (int i : prescribed_bodies_) diverged = diverged || runaway(q[i]);
+  if (diverged) check_finite(q);  // throws, naming the first body that failed
 
   // The new state, and in the same pass over the bodies its energies and the next step's twist term
   // (one rotation per body for both; the moving bodies four at a time as the lanes of one vector,
   // body_lanes.hpp, with the polar rotation).
+  // The new state is q itself: q_ takes its storage at the end (a swap, not a 96 MB copy at 10⁶ bodies).
   const auto finish = [&](int i, const ElasticState& elastic) {
     const BodyKind& kind = kinds_[factor_of_[i]];
     stats.kinetic_energy += kinetic_energy(kind.mass, qdot_[i]);
-    stats.potential_energy += linear_potential(kind.gravity, q_[i]) + elastic.energy;
+    stats.potential_energy += linear_potential(kind.gravity, q[i]) + elastic.energy;
     twist_[i] = h * h * elastic.twist;
   };
   int pending[kBodyLanes];  // moving bodies whose new state is in, waiting for their lanes to fill
@@ -392,7 +416,7 @@ StepStats MabdSimulator::step() {
       for (int k = 0; k < waiting; ++k) {
         const int i = pending[k];
         const BodyKind& kind = kinds_[factor_of_[i]];
-        const Mat3 A = state_matrix(q_[i]);
+        const Mat3 A = state_matrix(q[i]);
         finish(i, elastic_state(A, rotation_of(A, settings_.rotation), kind.volume, kind.lame, settings_.rotation));
       }
       waiting = 0;
@@ -407,7 +431,7 @@ StepStats MabdSimulator::step() {
         continue;
       }
       const BodyKind& kind = kinds_[factor_of_[pending[k]]];
-      A[k] = state_matrix(q_[pending[k]]);
+      A[k] = state_matrix(q[pending[k]]);
       material[k] = {kind.volume, kind.lame};
     }
     polar_factors4(A, R);
@@ -415,21 +439,40 @@ StepStats MabdSimulator::step() {
     for (int k = 0; k < waiting; ++k) finish(pending[k], elastic[k]);
     waiting = 0;
   };
+  // A ball joint's error is its gap (compact_row_error), read through its brackets as in build_system. The
+  // joints whose two sides move are taken in this pass, each as soon as it reaches both of its bodies
+  // (`fused` of them, in order: a chain's in step with its bodies, while their new states are still in
+  // the cache; the last body reaches every one), the others after it.
+  const std::size_t pairs = ball_pairs_.size();
+  std::size_t fused = 0;
+  const auto joint_errors_to = [&](int i) {
+    for (; fused < pairs; ++fused) {
+      const BallPair& pair = ball_pairs_[fused];
+      if (pair.body1 < 0) continue;  // not a pair of brackets: the loop after this pass
+      if (std::max(pair.body1, pair.body2) > i) break;
+      stats.max_joint_error = std::max(stats.max_joint_error, ball_residual(fused, q).cwiseAbs().maxCoeff());
+    }
+  };
   for (int i = 0; i < n; ++i) {
+    if (i + 2 * kBodyLanes < n) {  // (prefetch.hpp)
+      const int next = i + 2 * kBodyLanes;
+      prefetch(q[next]), prefetch(q_[next]), prefetch(qdot_[next], true), prefetch(twist_[next], true);
+    }
+    joint_errors_to(i);
     qdot_[i] = (q[i] - q_[i]) / h;
-    q_[i] = q[i];
     if (factor_of_[i] < 0) {  // prescribed: no twist term
       const AffineBody& b = bodies_[i];
-      const Mat3 R = CoRotation(state_matrix(q_[i]), settings_.rotation).rotation();
+      const Mat3 R = CoRotation(state_matrix(q[i]), settings_.rotation).rotation();
       stats.kinetic_energy += kinetic_energy(b.mass_matrix, qdot_[i]);
-      stats.potential_energy += linear_potential(loads_[i], q_[i]) +
-                                elastic_energy(q_[i], R, b.volume, lame_[i], settings_.rotation);
+      stats.potential_energy += linear_potential(loads_[i], q[i]) +
+                                elastic_energy(q[i], R, b.volume, lame_[i], settings_.rotation);
       continue;
     }
     pending[waiting++] = i;
     if (waiting == kBodyLanes) finish_pending();
   }
   if (waiting > 0) finish_pending();
+  q_.swap(q);  // q (q_next_) keeps the old state's storage: every entry is written again next step
   ++step_;
 
   stats.step = step_;
@@ -441,14 +484,7 @@ StepStats MabdSimulator::step() {
   stats.overlap_body1 = contact.ground_overlap_body;  // the contact depth check (io/contact_depth.hpp)
   stats.overlap_depth = contact.ground_overlap;
   stats.potential_energy += contact.energy;
-  for (std::size_t k = 0, s = 0; k < model_->joints.size(); ++k) {
-    // A ball joint's error is its gap (compact_row_error), read through its brackets as in build_system.
-    if (s < active_joints_.size() && active_joints_[s] == static_cast<int>(k)) {
-      if (ball_pairs_[s++].body1 >= 0) {
-        stats.max_joint_error = std::max(stats.max_joint_error, ball_residual(s - 1, q_).cwiseAbs().maxCoeff());
-        continue;
-      }
-    }
+  for (const int k : unpaired_joints_) {
     const ModelJoint& j = model_->joints[k];
     stats.max_joint_error = std::max(
         stats.max_joint_error, compact_row_error(j, edges_[k], q_[j.body1], q_[j.body2 >= 0 ? j.body2 : j.body1]));
@@ -493,7 +529,8 @@ void MabdSimulator::update_twist(int i, const Mat3& R) {
 void MabdSimulator::check_finite(const std::vector<Vec12>& q) const {
   const double range = 1e6 * scene_size_;
   for (std::size_t i = 0; i < q.size(); ++i) {
-    // A body that left any sane range (1e6 × the scene size away) has run away (squared: no root per body).
+    // A body that left any sane range (1e6 × the scene size away) has run away (squared: no root per body;
+    // the same test as step()'s `runaway`, which calls this only to name the body).
     if (!q[i].allFinite() || q[i].head<3>().squaredNorm() > range * range)
       throw SimulationError("body '" + excerpt(bodies_[i].name) + "' diverged (state not finite or runaway)");
   }

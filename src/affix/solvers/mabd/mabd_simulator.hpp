@@ -55,9 +55,13 @@ class MabdSimulator final : public Simulator {
   const KktSystem& kkt_system() const { return system_; }
 
  private:
-  /// The KKT system of one Newton iteration at q. With `predict`, first sets each moving body's q and q̃
-  /// to the prediction qⁿ + h q̇ⁿ (the step's first iteration).
-  void build_system(std::vector<Vec12>& q, std::vector<Vec12>& q_tilde, const std::vector<Vec12>& loads, bool predict);
+  /// The KKT system of one Newton iteration at q. With `predict`, first sets each moving body's q to the
+  /// prediction q̃ (the step's first iteration).
+  void build_system(std::vector<Vec12>& q, const std::vector<Vec12>& loads, bool predict);
+  /// Body i's prediction q̃ = qⁿ + h q̇ⁿ, computed where it is read rather than kept: qⁿ and q̇ⁿ do not
+  /// change during a step, and a one-iteration step never reads q̃ after its first build_system (an
+  /// array of it was written and its pages read for nothing, 192 MB a step at 10⁶ bodies).
+  Vec12 prediction(int i) const { return q_[i] + model_->settings.dt * qdot_[i]; }
   void check_finite(const std::vector<Vec12>& q) const;
   /// The twist stiffness of body i at its state q_[i] with rotation R (corotated_body.hpp), kept for the
   /// next step's iterations. Lagged like Andrews 2017's geometric stiffness, which reads the last step's
@@ -99,7 +103,7 @@ class MabdSimulator final : public Simulator {
   std::vector<Vec12> loads_;                 // per body: gravity (the forces are added per step)
   std::vector<Vec12> q_, qdot_;              // per body
   std::vector<Mat3> twist_;                  // per body: h²Γ at the start of the step (lagged_twist)
-  std::vector<Vec12> step_loads_, q_tilde_, q_next_, update_;  // step()'s per-body arrays, kept
+  std::vector<Vec12> step_loads_, q_next_, update_;  // step()'s per-body arrays, kept
   KktSystem system_;
   JointLimits limits_;                       // clamps of out-of-range joint DOFs (joint_limits.hpp)
   std::unique_ptr<PenaltyContact> contact_;  // ground and body–body penalty contact
@@ -113,6 +117,7 @@ class MabdSimulator final : public Simulator {
     int body1 = -1, body2 = -1, bracket1 = -1, bracket2 = -1;
   };
   std::vector<BallPair> ball_pairs_;
+  std::vector<int> unpaired_joints_;  // the model joints that are not such a pair (max_joint_error by rows)
   bool use_brackets_ = true;
   double scene_size_ = 1.0;
   int step_ = 0;
