@@ -434,15 +434,17 @@ bool CompliantSimulator::substep(double t, double h) {
   std::vector<Vec6> Kd;
   const Stabilization stabilization = settings_.stabilization;
   const bool automatic = stabilization == Stabilization::automatic;
-  if (stabilization == Stabilization::inertial_damping || stabilization == Stabilization::constraint_damping ||
-      automatic)
-    Kd = diagonal_stiffness(K_, n);
+  if (stabilization == Stabilization::constraint_damping || automatic) Kd = diagonal_stiffness(K_, n);
+  std::vector<BodyStiffness> S;  // K_d as each body's matrices (stability_damping.hpp, "Rotation-consistent B")
+  if (stabilization == Stabilization::inertial_damping || automatic) S = body_stiffness(K_, n);
   for (int u = 0; u < n; ++u) {
     Mat6 Mt = M_[u];
     // "auto" damps a body that a soft row holds through that row (constraint space), every other inertially.
-    if (stabilization == Stabilization::inertial_damping || (automatic && !sprung_[u]))
-      for (int k = settings_.translational_damping ? 0 : 3; k < 6; ++k)
-        Mt(k, k) += h * stabilizing_damping(M_[u](k, k), Kd[u][k], h, alpha);  // Eq. 13
+    if (stabilization == Stabilization::inertial_damping || (automatic && !sprung_[u])) {  // M̃ = M + hB, Eq. 13
+      Mt.bottomRightCorner<3, 3>() += h * stabilizing_damping(M_[u].bottomRightCorner<3, 3>(), S[u].angular, h, alpha);
+      if (settings_.translational_damping)
+        Mt.topLeftCorner<3, 3>() += h * stabilizing_damping(M_[u].topLeftCorner<3, 3>(), S[u].linear, h, alpha);
+    }
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mt.topLeftCorner<3, 3>().inverse();
     W_[u].bottomRightCorner<3, 3>() = Mt.bottomRightCorner<3, 3>().inverse();
