@@ -259,6 +259,27 @@ TEST(StabilityDamping, MatrixFormIsEq11InEachModeOfTheBodysOscillator) {
   }
 }
 
+TEST(StabilityDamping, PinnedInertiaIsTheParallelAxisTermAboutTheAnchor) {
+  // A ball or hinge joint to the world at r from the centre: turning by δθ moves the centre by −δθ × r
+  // (about the anchor), m|δθ × r|² more kinetic energy: m[r]×ᵀ[r]×. A hinge's dot-1 rows move no centre.
+  std::mt19937 rng(11);
+  for (const JointType type : {JointType::ball, JointType::hinge, JointType::universal}) {
+    ModelJoint mj;
+    mj.def.type = type;
+    mj.body1 = 0;
+    mj.body2 = -1;
+    mj.frame1 = {random_vec(rng, 0.5), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    mj.frame2 = {random_vec(rng, 0.5), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    const RigidJoint rj = rigid_joint(mj, std::vector<ModelBody>(1));
+    const RigidPose pose{random_vec(rng, 2.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    const RigidRows rows = rigid_rows(rj, pose, RigidPose{});
+    const Vec3 r = pose.R * mj.frame1.origin;  // the anchor from the centre, world axes
+    const Mat3 cross = skew(r);
+    const double m = 2.5;
+    EXPECT_TRUE(test::near_relative(MatX(pinned_inertia(m, rows.J1)), MatX(m * cross.transpose() * cross), 1e-12));
+  }
+}
+
 TEST(StabilityDamping, ConstraintSpaceRowIsTheSpringDamperLawOfEq14) {
   // One row C = x on a free body of mass m (J = e_x on its velocity): the reduced system with
   // S = Σ/h and the right-hand side −Γφ/h gives λ = −(φ + h v₊)/C − b′ v₊ (Eq. 14, φ₊ = φ + h φ̇₊).

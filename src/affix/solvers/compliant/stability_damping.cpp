@@ -64,6 +64,17 @@ Mat3 stabilizing_damping(const Mat3& m, const Mat3& k, double h, double alpha) {
   return m_half * modes.eigenvectors() * f.asDiagonal() * modes.eigenvectors().transpose() * m_half;
 }
 
+Mat3 pinned_inertia(double mass, const RigidBlock& rows) {
+  const Eigen::Matrix<double, Eigen::Dynamic, 3, 0, 6, 3> Jv = rows.leftCols<3>(), Jw = rows.rightCols<3>();
+  const Eigen::SelfAdjointEigenSolver<Mat3> e(Jv.transpose() * Jv);  // J_v⁺ = (J_vᵀJ_v)⁺J_vᵀ
+  const double floor = 1e-12 * std::max(e.eigenvalues().maxCoeff(), 0.0);
+  Vec3 inverse = Vec3::Zero();
+  for (int i = 0; i < 3; ++i)
+    if (e.eigenvalues()[i] > floor && e.eigenvalues()[i] > 0.0) inverse[i] = 1.0 / e.eigenvalues()[i];
+  const Mat3 P = e.eigenvectors() * inverse.asDiagonal() * e.eigenvectors().transpose() * Jv.transpose() * Jw;
+  return mass * P.transpose() * P;
+}
+
 double row_stiffness(const std::array<const double*, 2>& row, const std::array<int, 2>& body, int stride,
                      const std::vector<Vec6>& Kd) {
   double compliance = 0.0;

@@ -56,6 +56,20 @@
 // principal axes (branch compliant-principal-damping) also stops the bar, but its axes are arbitrary
 // where the inertia is degenerate (a cube, a sphere, the bar's two transverse axes), so B there
 // follows round-off rather than the scene.
+//
+// Pinned bodies (issue 15, hostile pass 4, D3). Eq. 10 reads each DOF as an oscillator of the body's own
+// mass, but a body that a rigid joint pins to the world cannot turn about its centre: the joint makes the
+// centre follow, and the turn carries the inertia about the anchor. A 1 kg sphere (r = 5 cm) 1 m below a
+// ball joint: K̃ = [λ]×[r]× gives k = mgl = 9.8 N·m/rad against I = 10⁻³ kg·m², h²k/I = 24.5 at h = 0.05,
+// so B ≈ hk/2 damped the swing itself (30° → 12.1° in 10 s, 4.3° at 0.1), while the swing's own
+// oscillator, k against I + ml² = 1.001, has h²ω² = 0.025, far inside Eq. 10. So a body whose every
+// joint pins it to a prescribed side turns with m = I + Σ m PᵀP (pinned_inertia): its constrained motion
+// is exactly a turn about the pins. A body with a joint to a moving body keeps I: in a chain's fastest
+// mode (neighbours turning against each other about their centres) the anchors move and the links do turn
+// about their centres, with I alone, which is what Eq. 12's stiffness is for; a per-body estimate of how
+// much a moving partner holds its anchor (its mass at the anchor, reduced with the body's) counts the
+// partner's own share of that mode again, ~2× I on a chain of equal links, and would leave the mode
+// undamped in 4α < h²k/I ≲ 9α. Left: the lower bob of a double pendulum keeps its B (README).
 #include <array>
 #include <vector>
 
@@ -86,6 +100,12 @@ std::vector<BodyStiffness> body_stiffness(const std::vector<PlacedStiffness>& K,
 /// m and k diagonal it is Eq. 11 per DOF; B commutes with m where k does, is 0 on k's null space, and
 /// turns with the scene (header, "Rotation-consistent B").
 Mat3 stabilizing_damping(const Mat3& m, const Mat3& k, double h, double alpha);
+
+/// The inertia a body's rotation carries where a joint pins it to a prescribed side (the world, a fixed or a
+/// kinematic body) and no joint ties it to a moving body (header, "Pinned bodies"): with the joint's rows on the body [J_v J_ω], a turn δθ must bring
+/// the translation δc = −J_v⁺J_ω δθ with it, so the turn carries m PᵀP more, P = J_v⁺J_ω (a ball joint at
+/// r from the centre: m[r]×ᵀ[r]×, the parallel-axis term about the anchor).
+Mat3 pinned_inertia(double mass, const RigidBlock& rows);
 
 /// k′ = (J K_d⁺ Jᵀ)⁻¹ of one row with blocks J_s on bodies body[s] (−1: none); 0 when the row sees no
 /// stiffness.
