@@ -69,7 +69,7 @@
 // about their centres, with I alone, which is what Eq. 12's stiffness is for; a per-body estimate of how
 // much a moving partner holds its anchor (its mass at the anchor, reduced with the body's) counts the
 // partner's own share of that mode again, ~2× I on a chain of equal links, and would leave the mode
-// undamped in 4α < h²k/I ≲ 9α. Left: the lower bob of a double pendulum keeps its B (README).
+// undamped in 4α < h²k/I ≲ 9α. Left: both bobs of a double pendulum keep their B (README).
 #include <array>
 #include <vector>
 
@@ -101,10 +101,11 @@ std::vector<BodyStiffness> body_stiffness(const std::vector<PlacedStiffness>& K,
 /// turns with the scene (header, "Rotation-consistent B").
 Mat3 stabilizing_damping(const Mat3& m, const Mat3& k, double h, double alpha);
 
-/// The inertia a body's rotation carries where a joint pins it to a prescribed side (the world, a fixed or a
-/// kinematic body) and no joint ties it to a moving body (header, "Pinned bodies"): with the joint's rows on the body [J_v J_ω], a turn δθ must bring
-/// the translation δc = −J_v⁺J_ω δθ with it, so the turn carries m PᵀP more, P = J_v⁺J_ω (a ball joint at
-/// r from the centre: m[r]×ᵀ[r]×, the parallel-axis term about the anchor).
+/// The inertia a body's rotation carries more where a joint pins it to a prescribed side (the world, a fixed
+/// or a kinematic body; the caller adds it only where no joint ties the body to a moving one; header,
+/// "Pinned bodies"): with the joint's rows on the body [J_v J_ω], a turn δθ brings the translation
+/// δc = −J_v⁺J_ω δθ with it, m PᵀP, P = J_v⁺J_ω (a ball joint at r from the centre: m[r]×ᵀ[r]×, the
+/// parallel-axis term about the anchor).
 Mat3 pinned_inertia(double mass, const RigidBlock& rows);
 
 /// k′ = (J K_d⁺ Jᵀ)⁻¹ of one row with blocks J_s on bodies body[s] (−1: none); 0 when the row sees no
