@@ -361,12 +361,13 @@ TEST_F(RunFailureTest, OppositeHugeForcesCancelWithoutCancellingGravity) {
 // — exit 1 naming the step, its time and the joint, with summary.json not completed; the compliant
 // examples run as they are, and none trips the check.
 
-/// The run into `out` failed with a torn joint at `step`: exit 1, the message on stderr and in the summary.
+/// The run into `out` failed with a torn joint at `step` (`joint`; "": any): exit 1, the message on stderr and in
+/// the summary.
 void expect_torn(const CommandResult& r, const fs::path& out, int step, const std::string& joint) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const std::string prefix = "step " + std::to_string(step) + " (t = ";
   EXPECT_NE(r.err.find(prefix), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("joint '" + joint + "'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(joint.empty() ? std::string("joint '") : "joint '" + joint + "'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("came apart"), std::string::npos) << r.err;
   const nlohmann::json s = read_json(out / "summary.json");
   EXPECT_EQ(s["completed"], false);
@@ -410,9 +411,10 @@ TEST_F(RunFailureTest, TheMillionToOneChainUnderConstraintDampingTearsAndIsRepor
 TEST_F(RunFailureTest, MassRatiosPastWhatDoublesResolveTearAndAreReported) {
   // 10¹⁵:1 on hinges (10¹² kg on 1 g) and 10¹⁸:1 on balls (a 10⁻¹² kg link under a 10⁶ kg block), at the
   // default inertial damping: past the ~10¹² where no stabilization holds (README).
-  // (The hinge pair's heavy joint is the first to come apart since the projection's fallback metric.)
+  // Which of the hinge pair's joints parts first at step 3 follows round-off at this ratio (joint1 since the
+  // projection's fallback metric, joint0 since the rotation-consistent B): either is named ("" below).
   expect_torn(run_quietly(write_scene(two_links("hinge", 1e-3, 1e12, {0.1, 0, 0}, {0.4, 0, 0}, {0.2, 0, 0}))), dir_ / "out",
-              3, "joint1");
+              3, "");
   expect_torn(run_quietly(write_scene(two_links("ball", 1e-12, 1e6, {0, 0, -0.1}, {0, 0, -0.4}, {0, 0, -0.2}))), dir_ / "out",
               2, "joint1");
 }

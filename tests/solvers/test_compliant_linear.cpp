@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <utility>
+
+#include <Eigen/Eigenvalues>
 
 #include "affix/joints/geometric_stiffness.hpp"
 #include "affix/math/rotation.hpp"
@@ -191,6 +194,90 @@ TEST(StabilityDamping, DiagonalStiffnessIsTheColumnNormOfTheSummedK) {
   for (int b = 0; b < 4; ++b)
     for (int i = 0; i < 6; ++i) EXPECT_NEAR(Kd[b][i], K.col(6 * b + i).norm(), 1e-12 * K.norm());
   EXPECT_GT(Kd[1].tail<3>().norm(), 0.0);
+}
+
+TEST(StabilityDamping, BodyStiffnessSquaredIsTheGramMatrixOfTheBodysColumns) {
+  // S² = K̃_bᵀK̃_b on each 3 × 3 block: its diagonal is Eq. 12's squared column norms, and S is symmetric
+  // positive semi-definite (the matrix |K̃| whose norms Eq. 12 reads along the world axes only).
+  std::mt19937 rng(5);
+  for (const JointType type : {JointType::ball, JointType::hinge, JointType::universal}) {
+    const Chain c = random_chain(4, type, rng);
+    MatX K = MatX::Zero(24, 24);
+    for (const PlacedStiffness& k : c.K)
+      for (int s = 0; s < 2; ++s)
+        for (int t = 0; t < 2; ++t)
+          if (k.body[s] >= 0 && k.body[t] >= 0) K.block<6, 6>(6 * k.body[s], 6 * k.body[t]) += k.K.block<6, 6>(6 * s, 6 * t);
+    const std::vector<BodyStiffness> S = body_stiffness(c.K, 4);
+    const std::vector<Vec6> Kd = diagonal_stiffness(c.K, 4);
+    for (int b = 0; b < 4; ++b) {
+      const MatX G = K.middleCols(6 * b, 6).transpose() * K.middleCols(6 * b, 6);
+      for (const auto& [block, offset] : {std::pair{S[b].linear, 0}, std::pair{S[b].angular, 3}}) {
+        const Mat3 Gb = G.block(offset, offset, 3, 3);
+        EXPECT_TRUE(test::near_relative(MatX(block * block), MatX(Gb), 1e-9));
+        EXPECT_TRUE(test::near_relative(MatX(block), MatX(block.transpose()), 1e-12));
+        EXPECT_GE(Eigen::SelfAdjointEigenSolver<Mat3>(block).eigenvalues().minCoeff(), -1e-9 * block.norm());
+        for (int i = 0; i < 3; ++i) EXPECT_NEAR(std::sqrt(Gb(i, i)), Kd[b][offset + i], 1e-9 * Kd[b].norm());
+      }
+      EXPECT_GT(S[b].angular.norm(), 0.0);
+    }
+  }
+}
+
+TEST(StabilityDamping, MatrixFormIsEq11InEachModeOfTheBodysOscillator) {
+  const double h = 0.05, alpha = 1.0;
+  std::mt19937 rng(7);
+  // Diagonal m and k: Eq. 11 per DOF, as the scalar form gives it.
+  const Vec3 m(2e-3, 0.08, 0.08), k(0.0, 40.0, 300.0);
+  const Mat3 B = stabilizing_damping(Mat3(m.asDiagonal()), Mat3(k.asDiagonal()), h, alpha);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(B(i, i), stabilizing_damping(m[i], k[i], h, alpha), 1e-12);
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(B(i, j), i == j ? B(i, i) : 0.0, 1e-12);
+  }
+  EXPECT_GT(B(2, 2), 0.0);
+  EXPECT_EQ(stabilizing_damping(Mat3(m.asDiagonal()), Mat3::Zero(), h, alpha), Mat3::Zero());
+  for (int trial = 0; trial < 20; ++trial) {
+    const Mat6 M = random_mass(rng);
+    const Mat3 I = M.bottomRightCorner<3, 3>();
+    const Mat3 Q = rotation_from_rotation_vector(random_vec(rng, 3.0));
+    // A stiffness with a null direction n (a spin no joint force turns) and modes past the threshold.
+    const Vec3 n = Q.col(0);
+    const Mat3 S = Q * Vec3(0.0, 4e3 * (trial + 1), 1e3).asDiagonal() * Q.transpose();
+    const Mat3 Bm = stabilizing_damping(I, S, h, alpha);
+    EXPECT_TRUE(test::near_relative(MatX(Bm), MatX(Bm.transpose()), 1e-12));
+    EXPECT_LT((Bm * n).norm(), 1e-9 * Bm.norm());  // no damping along k's null space
+    // Independent: the generalised modes S q = ω² I q; B q = I q b with b of Eq. 11 in mass-normalised form.
+    const Eigen::GeneralizedSelfAdjointEigenSolver<Mat3> modes(S, I);
+    for (int i = 0; i < 3; ++i) {
+      const Vec3 q = modes.eigenvectors().col(i);  // qᵀ I q = 1
+      const double b = stabilizing_damping(1.0, modes.eigenvalues()[i], h, alpha);
+      EXPECT_TRUE(test::near_relative(MatX(Bm * q), MatX(b * (I * q)), 1e-8)) << "mode " << i;
+    }
+    // The scene turned: B turns with it.
+    const Mat3 R = rotation_from_rotation_vector(random_vec(rng, 3.0));
+    EXPECT_TRUE(test::near_relative(MatX(stabilizing_damping(R * I * R.transpose(), R * S * R.transpose(), h, alpha)),
+                                    MatX(R * Bm * R.transpose()), 1e-9));
+  }
+}
+
+TEST(StabilityDamping, PinnedInertiaIsTheParallelAxisTermAboutTheAnchor) {
+  // A ball or hinge joint to the world at r from the centre: turning by δθ moves the centre by −δθ × r
+  // (about the anchor), m|δθ × r|² more kinetic energy: m[r]×ᵀ[r]×. A hinge's dot-1 rows move no centre.
+  std::mt19937 rng(11);
+  for (const JointType type : {JointType::ball, JointType::hinge, JointType::universal}) {
+    ModelJoint mj;
+    mj.def.type = type;
+    mj.body1 = 0;
+    mj.body2 = -1;
+    mj.frame1 = {random_vec(rng, 0.5), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    mj.frame2 = {random_vec(rng, 0.5), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    const RigidJoint rj = rigid_joint(mj, std::vector<ModelBody>(1));
+    const RigidPose pose{random_vec(rng, 2.0), rotation_from_rotation_vector(random_vec(rng, 3.0))};
+    const RigidRows rows = rigid_rows(rj, pose, RigidPose{});
+    const Vec3 r = pose.R * mj.frame1.origin;  // the anchor from the centre, world axes
+    const Mat3 cross = skew(r);
+    const double m = 2.5;
+    EXPECT_TRUE(test::near_relative(MatX(pinned_inertia(m, rows.J1)), MatX(m * cross.transpose() * cross), 1e-12));
+  }
 }
 
 TEST(StabilityDamping, ConstraintSpaceRowIsTheSpringDamperLawOfEq14) {

@@ -434,15 +434,32 @@ bool CompliantSimulator::substep(double t, double h) {
   std::vector<Vec6> Kd;
   const Stabilization stabilization = settings_.stabilization;
   const bool automatic = stabilization == Stabilization::automatic;
-  if (stabilization == Stabilization::inertial_damping || stabilization == Stabilization::constraint_damping ||
-      automatic)
-    Kd = diagonal_stiffness(K_, n);
+  if (stabilization == Stabilization::constraint_damping || automatic) Kd = diagonal_stiffness(K_, n);
+  std::vector<BodyStiffness> S;  // K_d as each body's matrices (stability_damping.hpp, "Rotation-consistent B")
+  std::vector<Mat3> turning(n);  // the inertia each body turns with (stability_damping.hpp, "Pinned bodies")
+  if (stabilization == Stabilization::inertial_damping || automatic) {
+    S = body_stiffness(K_, n);
+    std::vector<char> moving_partner(n, 0);
+    for (std::size_t j = 0; j < joints_.size(); ++j) {
+      const JointSlot& s = J_.slots[j];
+      if (s.body[0] >= 0 && s.body[1] >= 0) moving_partner[s.body[0]] = moving_partner[s.body[1]] = 1;
+    }
+    for (int u = 0; u < n; ++u) turning[u] = M_[u].bottomRightCorner<3, 3>();
+    for (std::size_t j = 0; j < joints_.size(); ++j) {
+      const JointSlot& s = J_.slots[j];
+      for (int side = 0; side < 2; ++side)
+        if (s.body[side] >= 0 && s.body[1 - side] < 0 && !moving_partner[s.body[side]])
+          turning[s.body[side]] += pinned_inertia(M_[s.body[side]](0, 0), J_.blocks[j][side]);
+    }
+  }
   for (int u = 0; u < n; ++u) {
     Mat6 Mt = M_[u];
     // "auto" damps a body that a soft row holds through that row (constraint space), every other inertially.
-    if (stabilization == Stabilization::inertial_damping || (automatic && !sprung_[u]))
-      for (int k = settings_.translational_damping ? 0 : 3; k < 6; ++k)
-        Mt(k, k) += h * stabilizing_damping(M_[u](k, k), Kd[u][k], h, alpha);  // Eq. 13
+    if (stabilization == Stabilization::inertial_damping || (automatic && !sprung_[u])) {  // M̃ = M + hB, Eq. 13
+      Mt.bottomRightCorner<3, 3>() += h * stabilizing_damping(turning[u], S[u].angular, h, alpha);
+      if (settings_.translational_damping)
+        Mt.topLeftCorner<3, 3>() += h * stabilizing_damping(M_[u].topLeftCorner<3, 3>(), S[u].linear, h, alpha);
+    }
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mt.topLeftCorner<3, 3>().inverse();
     W_[u].bottomRightCorner<3, 3>() = Mt.bottomRightCorner<3, 3>().inverse();

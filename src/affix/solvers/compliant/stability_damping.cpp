@@ -1,5 +1,7 @@
 #include "affix/solvers/compliant/stability_damping.hpp"
 
+#include <Eigen/Eigenvalues>
+
 namespace affix {
 
 double stabilizing_damping(double m, double k, double h, double alpha) {
@@ -20,6 +22,57 @@ std::vector<Vec6> diagonal_stiffness(const std::vector<PlacedStiffness>& K, int 
   for (int b = 0; b < bodies; ++b)
     out[b] = (own[b].colwise().squaredNorm().transpose() + other[b]).cwiseSqrt();
   return out;
+}
+
+std::vector<BodyStiffness> body_stiffness(const std::vector<PlacedStiffness>& K, int bodies) {
+  std::vector<Mat6> own(bodies, Mat6::Zero());  // Σ of the joints' diagonal blocks on each body
+  std::vector<Mat6> gram(bodies, Mat6::Zero());  // Σ KᵀK of the off-diagonal blocks' columns
+  for (const PlacedStiffness& k : K)
+    for (int t = 0; t < 2; ++t) {
+      if (k.body[t] < 0) continue;
+      own[k.body[t]] += k.K.block<6, 6>(6 * t, 6 * t);
+      if (k.body[1 - t] >= 0) {
+        const Mat6 off = k.K.block<6, 6>(6 * (1 - t), 6 * t);
+        gram[k.body[t]] += off.transpose() * off;
+      }
+    }
+  const auto root = [](const Mat3& G) {  // G^½ of a symmetric PSD G
+    if (G.isZero(0.0)) return Mat3(Mat3::Zero());
+    const Eigen::SelfAdjointEigenSolver<Mat3> e(0.5 * (G + G.transpose()));
+    return Mat3(e.eigenvectors() * e.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal() *
+                e.eigenvectors().transpose());
+  };
+  std::vector<BodyStiffness> out(bodies);
+  for (int b = 0; b < bodies; ++b) {
+    const Mat6 G = own[b].transpose() * own[b] + gram[b];
+    out[b].linear = root(G.topLeftCorner<3, 3>());
+    out[b].angular = root(G.bottomRightCorner<3, 3>());
+  }
+  return out;
+}
+
+Mat3 stabilizing_damping(const Mat3& m, const Mat3& k, double h, double alpha) {
+  if (k.isZero(0.0)) return Mat3::Zero();
+  const Eigen::SelfAdjointEigenSolver<Mat3> mass(0.5 * (m + m.transpose()));
+  const Vec3 root = mass.eigenvalues().cwiseSqrt();
+  const Mat3 m_half = mass.eigenvectors() * root.asDiagonal() * mass.eigenvectors().transpose();
+  const Mat3 m_half_inverse = mass.eigenvectors() * root.cwiseInverse().asDiagonal() * mass.eigenvectors().transpose();
+  const Mat3 A = m_half_inverse * k * m_half_inverse;  // ω² of the modes, m-normalised
+  const Eigen::SelfAdjointEigenSolver<Mat3> modes(0.5 * (A + A.transpose()));
+  const Vec3 f = (h * h * modes.eigenvalues().array() - 4.0 * alpha).cwiseMax(0.0).matrix() / (2.0 * h);  // Eq. 10–11
+  if (f.isZero(0.0)) return Mat3::Zero();
+  return m_half * modes.eigenvectors() * f.asDiagonal() * modes.eigenvectors().transpose() * m_half;
+}
+
+Mat3 pinned_inertia(double mass, const RigidBlock& rows) {
+  const Eigen::Matrix<double, Eigen::Dynamic, 3, 0, 6, 3> Jv = rows.leftCols<3>(), Jw = rows.rightCols<3>();
+  const Eigen::SelfAdjointEigenSolver<Mat3> e(Jv.transpose() * Jv);  // J_v⁺ = (J_vᵀJ_v)⁺J_vᵀ
+  const double floor = 1e-12 * std::max(e.eigenvalues().maxCoeff(), 0.0);
+  Vec3 inverse = Vec3::Zero();
+  for (int i = 0; i < 3; ++i)
+    if (e.eigenvalues()[i] > floor && e.eigenvalues()[i] > 0.0) inverse[i] = 1.0 / e.eigenvalues()[i];
+  const Mat3 P = e.eigenvectors() * inverse.asDiagonal() * e.eigenvectors().transpose() * Jv.transpose() * Jw;
+  return mass * P.transpose() * P;
 }
 
 double row_stiffness(const std::array<const double*, 2>& row, const std::array<int, 2>& body, int stride,

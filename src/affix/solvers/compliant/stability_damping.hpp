@@ -40,6 +40,36 @@
 // row get b′ (anchored ones as anchored_damping says), whose rates are relative turns that the swing
 // leaves at rest; every other body (rigid chains, booms, loads on ball joints) keeps B, which
 // constraint-space damping cannot replace there (rigid rows take no b′, Σ = C/(h + Cb′) with C ≈ 0).
+//
+// Rotation-consistent B (issue 15, hostile pass 4, D1). Eq. 12–13 diagonalise K̃ and give each DOF its
+// b, "per DOF" — in world axes that B is not a tensor of the body: it changes when the scene is turned,
+// and it does not share the inertia's axes. A 1 kg bar (1 × 0.1 × 0.1 m, I = diag(1/600, 0.084, 0.084))
+// whirling at 50 rad/s along a swing cone on a ball joint at its end: the joint's K̃ = [λ]×[r]× has no
+// column along the bar's axis x₁ (r ∥ x₁: a spin about x₁ moves no anchor), but world column norms
+// gave every world axis a b of ~hλr/2, so M̃ = I + hB coupled x₁ to the swing, M̃⁻¹ turned the limit
+// row's impulse (a torque ⟂ x₁) into spin about x₁ with x₁'s tiny inertia, and the spin grew to
+// 316 rad/s: kinetic energy 15.9 → 83.9 J in 2 s at h = 1/60, exit 0. B is now Eq. 11 applied to the
+// modes of the body's own oscillator, m = I (or mass·1), k = S = (K̃_bᵀK̃_b)^½ (stabilizing_damping's
+// matrix form): the same b where I and S share world-aligned axes (a body at rest in its start pose),
+// no b along a direction no joint force turns (the bar's spin), and B → R B Rᵀ when the scene turns
+// (the motion of a turned scene is the turned motion, to round-off). Putting B diagonal in the inertia's
+// principal axes (branch compliant-principal-damping) also stops the bar, but its axes are arbitrary
+// where the inertia is degenerate (a cube, a sphere, the bar's two transverse axes), so B there
+// follows round-off rather than the scene.
+//
+// Pinned bodies (issue 15, hostile pass 4, D3). Eq. 10 reads each DOF as an oscillator of the body's own
+// mass, but a body that a rigid joint pins to the world cannot turn about its centre: the joint makes the
+// centre follow, and the turn carries the inertia about the anchor. A 1 kg sphere (r = 5 cm) 1 m below a
+// ball joint: K̃ = [λ]×[r]× gives k = mgl = 9.8 N·m/rad against I = 10⁻³ kg·m², h²k/I = 24.5 at h = 0.05,
+// so B ≈ hk/2 damped the swing itself (30° → 12.1° in 10 s, 4.3° at 0.1), while the swing's own
+// oscillator, k against I + ml² = 1.001, has h²ω² = 0.025, far inside Eq. 10. So a body whose every
+// joint pins it to a prescribed side turns with m = I + Σ m PᵀP (pinned_inertia): its constrained motion
+// is exactly a turn about the pins. A body with a joint to a moving body keeps I: in a chain's fastest
+// mode (neighbours turning against each other about their centres) the anchors move and the links do turn
+// about their centres, with I alone, which is what Eq. 12's stiffness is for; a per-body estimate of how
+// much a moving partner holds its anchor (its mass at the anchor, reduced with the body's) counts the
+// partner's own share of that mode again, ~2× I on a chain of equal links, and would leave the mode
+// undamped in 4α < h²k/I ≲ 9α. Left: both bobs of a double pendulum keep their B (README).
 #include <array>
 #include <vector>
 
@@ -53,6 +83,30 @@ double stabilizing_damping(double m, double k, double h, double alpha);
 
 /// K_d (Eq. 12) per body on the unknowns: the column norms of the summed K̃ (6 per body).
 std::vector<Vec6> diagonal_stiffness(const std::vector<PlacedStiffness>& K, int bodies);
+
+/// The stiffness Eq. 12 reads column by column, as a matrix per body (header, "Rotation-consistent B"):
+/// with K̃_b the columns of body b's unknowns in every joint's K̃ (the diagonal blocks summed, as
+/// diagonal_stiffness does), G = K̃_bᵀK̃_b, and S = G^½ on each 3 × 3 block (translation, rotation).
+/// K_d,ii = √G_ii is Eq. 12's column norm; S has the same norms along its own eigenvectors, and turns
+/// with the scene (S → R S Rᵀ), which a diagonal in world axes does not.
+struct BodyStiffness {
+  Mat3 linear = Mat3::Zero(), angular = Mat3::Zero();
+};
+std::vector<BodyStiffness> body_stiffness(const std::vector<PlacedStiffness>& K, int bodies);
+
+/// B of Eq. 10–11 for a 3-DOF oscillator of mass matrix m (SPD) and stiffness k (symmetric PSD): in each
+/// mode of k q = ω² m q (m-normalised), b = (h²ω² − 4α)/(2h) where h²ω² > 4α, else 0, and B the matrix
+/// with those modes and dampings: B = m^½ f(h² m^-½ k m^-½) m^½ / (2h), f(x) = max(x − 4α, 0). For
+/// m and k diagonal it is Eq. 11 per DOF; B commutes with m where k does, is 0 on k's null space, and
+/// turns with the scene (header, "Rotation-consistent B").
+Mat3 stabilizing_damping(const Mat3& m, const Mat3& k, double h, double alpha);
+
+/// The inertia a body's rotation carries more where a joint pins it to a prescribed side (the world, a fixed
+/// or a kinematic body; the caller adds it only where no joint ties the body to a moving one; header,
+/// "Pinned bodies"): with the joint's rows on the body [J_v J_ω], a turn δθ brings the translation
+/// δc = −J_v⁺J_ω δθ with it, m PᵀP, P = J_v⁺J_ω (a ball joint at r from the centre: m[r]×ᵀ[r]×, the
+/// parallel-axis term about the anchor).
+Mat3 pinned_inertia(double mass, const RigidBlock& rows);
 
 /// k′ = (J K_d⁺ Jᵀ)⁻¹ of one row with blocks J_s on bodies body[s] (−1: none); 0 when the row sees no
 /// stiffness.
