@@ -568,12 +568,12 @@ bool CompliantSimulator::substep(double t, double h) {
   // mechanical energy above both the step's and the energy line: a projection moves heavy bodies under
   // K_d, and positions moved at kept velocities are energy the step did not account for.
   stepped_ = bodies_;
-  bool projected = project_poses(h, false);
+  bool projected = project_poses(h, false, settings_.projection_iterations);
   if (!projected && weighable_) {
     std::swap(stepped_, bodies_);  // stepped_: the projection on M
     evaluate_rows();
     const double stepped = mechanical_energy(bodies_, moving_, gravity, phi_, compliance_, drive_offset_);
-    projected = project_poses(h, true);  // ends with the rows at its poses
+    projected = project_poses(h, true, settings_.projection_iterations);  // ends with the rows at its poses
     const double weighted = mechanical_energy(bodies_, moving_, gravity, phi_, compliance_, drive_offset_);
     const double ceiling = std::max(stepped, energy_line_) + kEnergyTolerance * (1.0 + std::abs(stepped));
     if (!(projection_error_ < kProjectionTolerance) || weighted > ceiling) {
@@ -690,7 +690,7 @@ double CompliantSimulator::rigid_error(const VecX& rows) const {
   return worst;
 }
 
-bool CompliantSimulator::project_poses(double h, bool weighted) {
+bool CompliantSimulator::project_poses(double h, bool weighted, int iterations) {
   // Post-stabilization (not Andrews 2017): the step keeps the rows to first order, J v₊ = −φ/h − …, and
   // leaves a drift of order h²|ω|²r. Each iteration solves (J M⁻¹ Jᵀ + C) ν = −φ − Cλ at the new poses
   // and moves them by Δ = M⁻¹Jᵀν (c += Δ_v, R ← exp([Δ_ω]ₓ)R): a Gauss–Newton step towards the
@@ -742,7 +742,7 @@ bool CompliantSimulator::project_poses(double h, bool weighted) {
   } else {
     Kd.assign(n, Vec6::Zero());
   }
-  for (int it = 0; it < settings_.projection_iterations; ++it) {
+  for (int it = 0; it < iterations; ++it) {
     evaluate_rows();
     if (it == 0 && weighted)
       for (int r = drive_offset_; r < J_.rows; ++r)
@@ -792,7 +792,7 @@ bool CompliantSimulator::project_poses(double h, bool weighted) {
   // projection ends off by ~10⁻⁴ at every h down to h/64, so halving for them costs and does not help.
   const double last = rigid_error(rest);
   projection_error_ = last;
-  return settings_.projection_iterations == 0 || last < kProjectionTolerance || last < 0.1 * first;
+  return iterations == 0 || last < kProjectionTolerance || last < 0.1 * first;
 }
 
 void CompliantSimulator::check_finite() const {
