@@ -13,6 +13,7 @@
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
 #include "affix/model/slack_cable.hpp"
+#include "affix/solvers/compliant/added_inertia.hpp"
 #include "affix/solvers/compliant/row_curvature.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
 #include "affix/solvers/compliant/step_energy.hpp"
@@ -437,12 +438,23 @@ bool CompliantSimulator::substep(double t, double h) {
   if (stabilization == Stabilization::inertial_damping || stabilization == Stabilization::constraint_damping ||
       automatic)
     Kd = diagonal_stiffness(K_, n);
+  // The bodies that constraint damping reaches through soft rows get added inertia instead of B
+  // (added_inertia.hpp): their turns against the rigid rows' tension, out of b′'s reach, slowed to Eq. 10's
+  // bound, with the added inertia's momentum ΔI ω kept, so that it takes no energy.
+  const bool added = stabilization == Stabilization::constraint_damping || automatic;
+  if (added) rotational_stiffness(K_, n, rotation_stiffness_);
   for (int u = 0; u < n; ++u) {
     Mat6 Mt = M_[u];
     // "auto" damps a body that a soft row holds through that row (constraint space), every other inertially.
     if (stabilization == Stabilization::inertial_damping || (automatic && !sprung_[u]))
       for (int k = settings_.translational_damping ? 0 : 3; k < 6; ++k)
         Mt(k, k) += h * stabilizing_damping(M_[u](k, k), Kd[u][k], h, alpha);  // Eq. 13
+    if (added && sprung_[u])
+      for (int k = 3; k < 6; ++k) {
+        const double inertia = added_inertia(M_[u](k, k), rotation_stiffness_[u][k - 3], h, alpha);
+        Mt(k, k) += inertia;
+        free[6 * u + k] += inertia * bodies_[moving_[u]].omega[k - 3];  // (I + ΔI)ω: momentum, not damping
+      }
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mt.topLeftCorner<3, 3>().inverse();
     W_[u].bottomRightCorner<3, 3>() = Mt.bottomRightCorner<3, 3>().inverse();

@@ -99,6 +99,7 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   std::vector<Vec6> projection_stiffness_;  // project_poses(): K_d per unknown (0 unweighted)
   double projection_error_ = 0.0;        // project_poses(): the largest rigid row error it ended with
   std::vector<char> sprung_;             // per unknown: a soft row holds it (project_poses weighs it by M)
+  std::vector<Vec3> rotation_stiffness_; // substep(): per unknown, ∂τ/∂θ's column norms (added_inertia.hpp)
   bool weighable_ = false;               // some unknown is not sprung_
   /// One step of h from t (header comment); false when its projection stalled.
   bool substep(double t, double h);
