@@ -12,6 +12,7 @@
 
 #include "affix/error.hpp"
 #include "affix/scene/scene_loader.hpp"
+#include "affix/solvers/registry.hpp"
 #include "support/physics.hpp"
 
 namespace affix {
@@ -185,6 +186,37 @@ TEST(SolverRegistryNames, AnUnknownSolverIsAnInputErrorNamingSettingsSolver) {
     EXPECT_NE(message.find("no_such_solver"), std::string::npos) << message;
   }
   EXPECT_THROW(solver_capabilities("no_such_solver"), std::invalid_argument);
+}
+
+// Every integer field of the solvers' blocks (the README's settings tables: type integer) written as an
+// integral float comes back as an integer (Python's to_dict echoed `pgs_iterations: 3.0`, issue 15); a
+// number field keeps its float, and each listed field is an integer to its reader (2.5 refused).
+TEST(SolverRegistrySettings, IntegerFieldsWrittenAsIntegralFloatsBecomeIntegers) {
+  const std::pair<const char*, const char*> integer_fields[] = {
+      {"ipc", "max_iterations"},   {"ipc", "friction_iterations"},       {"mabd", "iterations"},
+      {"mabd", "gauss_seidel_iterations"}, {"impulse", "max_iterations"}, {"impulse", "split_parts"},
+      {"compliant", "dense_rows"}, {"compliant", "projection_iterations"}, {"compliant", "pgs_iterations"}};
+  for (const auto& [solver, field] : integer_fields) {
+    Settings settings;
+    settings.solver_settings[solver] = {{field, 3.0}};
+    check_solver_settings(settings, "s.json");
+    canonical_solver_settings(settings);
+    const nlohmann::json& value = settings.solver_settings[solver][field];
+    EXPECT_TRUE(value.is_number_integer()) << solver << "." << field << ": " << value.dump();
+    EXPECT_EQ(value, 3) << solver << "." << field;
+    settings.solver_settings[solver] = {{field, 2.5}};
+    try {
+      check_solver_settings(settings, "s.json");
+      ADD_FAILURE() << solver << "." << field << " took 2.5";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("expected an integer"), std::string::npos) << e.what();
+    }
+  }
+  Settings settings;
+  settings.solver_settings["compliant"] = {{"alpha", 1.0}, {"pgs_iterations", 3e0}, {"compliance", 1e-12}};
+  canonical_solver_settings(settings);
+  EXPECT_TRUE(settings.solver_settings["compliant"]["alpha"].is_number_float());
+  EXPECT_TRUE(settings.solver_settings["compliant"]["pgs_iterations"].is_number_integer());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@ sim.set_servo_target, by joint name or index), against closed forms: a box on a 
 without gravity, so the hinge's angle obeys I θ̈ = τ with I = m(a² + b²)/12."""
 import math
 
+import numpy as np
 import pytest
 
 import affix
@@ -69,6 +70,16 @@ def test_drive_setters_refuse_what_the_joint_or_the_solver_does_not_have():
         sim.set_motor_speed(3, 1.0)
     with pytest.raises(affix.InputError, match="expected a finite number within ±1e6"):
         sim.set_motor_speed("axle", math.nan)
+    # A value that is not a number is an InputError naming the argument, as every other bad argument is
+    # (pybind11's own conversion raised TypeError: issue 15).
+    for bad, given in [("fast", "a str"), (None, "a NoneType"), ([1.0, 2.0], "an array of 2 values"), (True, "a bool")]:
+        with pytest.raises(affix.InputError, match=f"set_motor_speed: speed: expected a number, got {given}"):
+            sim.set_motor_speed("axle", bad)
+    servo = affix.Simulator(hinged_box({"servo": {"stiffness": 10.0}}))
+    with pytest.raises(affix.InputError, match="set_servo_target: position: expected a number, got a str"):
+        servo.set_servo_target("axle", "0.1")
+    servo.set_servo_target("axle", np.float32(0.25))  # numpy scalars are numbers
+    servo.set_servo_target(0, 1)                       # and so are ints
     chain = affix.Simulator(affix.generate("chain", links=2), solver="ipc")
     with pytest.raises(affix.InputError, match="set_motor_speed is not supported by the ipc solver"):
         chain.set_motor_speed(0, 1.0)

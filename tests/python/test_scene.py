@@ -43,6 +43,22 @@ def test_dict_round_trip(source_dir):
     assert again.joint_names == scene.joint_names
 
 
+def test_integer_settings_written_as_floats_come_back_as_integers(tmp_path):
+    # Python's json writes 3.0 where a scene meant 3; the readers take it as 3 (README, Conventions,
+    # Integers) and so does to_dict now, as it does for a body's `resolution` (issue 15: it echoed 3.0).
+    data = box_scene(solver="compliant")
+    data["settings"]["compliant"] = {"projection_iterations": 2e0, "pgs_iterations": 3.0, "alpha": 1.0}
+    data["settings"]["impulse"] = {"max_iterations": 40.0}
+    scene = affix.Scene.from_dict(data)
+    for settings in [scene.to_dict()["settings"],
+                     (scene.save(tmp_path / "s.json"), affix.load(tmp_path / "s.json").to_dict()["settings"])[1]]:
+        compliant = settings["compliant"]
+        assert type(compliant["projection_iterations"]) is int and compliant["projection_iterations"] == 2
+        assert type(compliant["pgs_iterations"]) is int and compliant["pgs_iterations"] == 3
+        assert type(compliant["alpha"]) is float  # a number field keeps its float
+        assert type(settings["impulse"]["max_iterations"]) is int
+
+
 def test_from_dict_fills_in_the_defaults():
     data = affix.Scene.from_dict(box_scene()).to_dict()
     body = data["bodies"][0]

@@ -90,6 +90,56 @@ def test_set_state_refuses_bad_shapes_and_prescribed_moves(solver):
             sim.set_state(rotations=strained)
 
 
+def pendulum(dt):
+    """A 1 kg sphere of 5 cm hanging at rest 1 m below a ball joint to the world (the hostile pass's)."""
+    return affix.Scene.from_dict({
+        "version": 1, "settings": {"dt": dt, "duration": 10, "solver": "compliant"},
+        "bodies": [{"name": "bob", "shape": {"sphere": 0.05}, "mass": 1.0, "position": [0, 0, 1]}],
+        "joints": [{"name": "rod", "type": "ball", "body1": "bob", "body2": "world", "anchor": [0, 0, 2]}]})
+
+
+@pytest.mark.parametrize("dt", [1 / 60, 0.1])
+def test_compliant_set_state_off_a_joint_is_projected_onto_it(dt):
+    # Set 5 cm and 14.6 cm up the rod, the bob is moved back onto its joint at once: the radial gap is
+    # closed by translation alone (a turn moves the anchor across the rod), so it hangs at z = 1 at rest
+    # and stays there. Before, the next step closed the gap at φ/h and kept that velocity: 3 m/s at
+    # h = 1/60, a SimulationError (energy line) on the step after.
+    for off in [0.05, 0.146]:
+        sim = affix.Simulator(pendulum(dt))
+        sim.step()
+        sim.set_state(positions=[[0, 0, 1 + off]])
+        assert sim.positions[0] == pytest.approx([0, 0, 1], abs=1e-9)
+        history = sim.step(round(1 / dt))
+        assert sim.positions[0] == pytest.approx([0, 0, 1], abs=1e-7)
+        assert max(s.kinetic_energy for s in history) < 1e-10
+    # Set sideways and given a velocity, it swings from a pose on the joint: the anchors meet, and the
+    # swing never rises above the energy it was given (the caller's velocity kept, ½mv² + mg z).
+    sim = affix.Simulator(pendulum(dt))
+    sim.set_state(positions=[[0.3, 0, 1.2]], velocities=[[0, 0.5, 0, 0, 0, 0]])
+    gap = np.linalg.norm(sim.joints[0].anchor1 - sim.joints[0].anchor2)
+    assert gap < 1e-9
+    assert sim.velocities[0][:3] == pytest.approx([0, 0.5, 0])
+    start = 0.5 * 0.5 ** 2 + 9.81 * sim.positions[0][2]
+    for stats in sim.step(round(2 / dt)):
+        assert stats.max_joint_error < 1e-6
+        assert stats.kinetic_energy + stats.potential_energy < start + 1e-9 + 0.5 * dt * 9.81 * 3
+
+
+def test_compliant_set_state_the_projection_cannot_close_is_refused_naming_the_joint():
+    # A 10-link chain's links scattered in a zigzag 2 m wide, 1 m apart (links of 0.1 m): the projection
+    # (Gauss–Newton on the poses) does not bring them back onto their joints, and the state is refused,
+    # naming a joint, with nothing changed; the simulator steps on from where it was.
+    sim = affix.Simulator(affix.generate("chain", links=10, solver="compliant"))
+    sim.step()
+    positions, rotations = sim.positions.copy(), sim.rotations.copy()
+    zigzag = [[2.0 * (k % 2), 0, 5 + k] for k in range(len(positions))]
+    with pytest.raises(affix.InputError, match=r"^set_state: joints\[\d\] \('link\d-link\d'\): the bodies given cannot "
+                                               r"be moved onto the joint \([0-9.e-]+ m apart after projecting"):
+        sim.set_state(positions=zigzag)
+    assert np.array_equal(sim.positions, positions) and np.array_equal(sim.rotations, rotations)
+    assert sim.step().max_joint_error < 1e-6
+
+
 @pytest.mark.parametrize("solver", ALL_SOLVERS)
 def test_apply_force_acts_for_one_step(solver):
     # Δv = hF/m for one step, on every solver (implicit Euler, symplectic Euler and the impulse step all

@@ -55,6 +55,20 @@ Array as_array(const py::handle& value, const std::vector<py::ssize_t>& shape, c
   return a;
 }
 
+double as_number(const py::handle& value, const std::string& what) {
+  // A bool is an int to Python and to numpy, and float() reads a str of digits: neither is a speed or a
+  // set point a caller meant. (pybind11's own `double` argument raised TypeError for a str.)
+  const auto name = [&] { return std::string(py::str(py::type::handle_of(value).attr("__name__"))); };
+  const bool refused = py::isinstance<py::bool_>(value) || py::isinstance<py::str>(value) ||
+                       py::isinstance<py::bytes>(value) || name() == "bool_" || value.is_none();
+  if (!refused)
+    if (const Array a = Array::ensure(value)) {
+      if (a.ndim() == 0) return *a.data();
+      throw InputError(what + ": expected a number, got an array of " + std::to_string(a.size()) + " values");
+    }
+  throw InputError(what + ": expected a number, got a " + name());
+}
+
 Vec3 as_vec3(const py::handle& value, const std::string& what) {
   const Array a = as_array(value, {3}, what);
   return Vec3(a.data()[0], a.data()[1], a.data()[2]);

@@ -26,6 +26,10 @@ Array to_array(const Mat3& m);
 /// (3,), got (2,)" otherwise (or "… got a str" when numpy cannot read it as numbers).
 Array as_array(const pybind11::handle& value, const std::vector<pybind11::ssize_t>& shape, const std::string& what);
 
+/// A real number: a Python int or float, a numpy scalar or a 0-d array (a bool is not one); throws
+/// InputError "<what>: expected a number, got a str" otherwise. Range checks are the caller's.
+double as_number(const pybind11::handle& value, const std::string& what);
+
 Vec3 as_vec3(const pybind11::handle& value, const std::string& what);
 Mat3 as_mat3(const pybind11::handle& value, const std::string& what);
 

@@ -71,6 +71,7 @@ Scene from_dict(const py::handle& data, const std::optional<std::filesystem::pat
   // The solvers' own blocks (settings.compliant, …), which a scene file's reader leaves to them, are read
   // now, as `affix validate` reads a file's, so that a mistake is reported here and not by the Simulator.
   check_solver_settings(scene.settings, name);
+  canonical_solver_settings(scene.settings);  // 3.0 for an integer field is read back as 3
   // A dict keeps '<dict>' as its file: every later message (compile, the solvers) starts with it.
   if (!file) scene.name = "scene";
   return scene;
@@ -117,6 +118,7 @@ void bind_scene(py::module_& m) {
         [](const std::filesystem::path& file) {
           Scene scene = load_scene_file(file);
           check_solver_settings(scene.settings, scene.file);  // as from_dict does
+          canonical_solver_settings(scene.settings);
           return scene;
         },
         py::arg("path"),

@@ -130,12 +130,16 @@ class PySimulator {
                      " solver (only the compliant solver has motors and servos)");
   }
 
-  void set_motor_speed(const py::handle& which, double speed) {
-    drives("set_motor_speed").set_motor_speed(joint(which, "set_motor_speed"), speed);
+  // The value is read here, not by pybind11's `double` conversion, whose TypeError ("incompatible function
+  // arguments") is not the InputError every other bad argument raises (README, Python, Errors).
+  void set_motor_speed(const py::handle& which, const py::handle& speed) {
+    DriveControl& control = drives("set_motor_speed");
+    control.set_motor_speed(joint(which, "set_motor_speed"), as_number(speed, "set_motor_speed: speed"));
   }
 
-  void set_servo_target(const py::handle& which, double target) {
-    drives("set_servo_target").set_servo_target(joint(which, "set_servo_target"), target);
+  void set_servo_target(const py::handle& which, const py::handle& target) {
+    DriveControl& control = drives("set_servo_target");
+    control.set_servo_target(joint(which, "set_servo_target"), as_number(target, "set_servo_target: position"));
   }
 
   Array positions() const {

@@ -1,12 +1,15 @@
 #include "affix/solvers/registry.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "affix/error.hpp"
+#include "affix/scene/json_reader.hpp"
 #include "affix/solvers/impulse/impulse_settings.hpp"
 #include "affix/solvers/impulse/impulse_simulator.hpp"
 #include "affix/solvers/compliant/compliant_settings.hpp"
@@ -54,6 +57,20 @@ constexpr SettingsReader kSettingsReaders[] = {
 // A solver without settings still needs a line: one that refuses every field of its block.
 static_assert(std::size(kSettingsReaders) == std::size(kSolverNames), "every solver reads its settings");
 
+/// The integer fields of each solver's block (those its reader takes with integer_at_least), which
+/// canonical_solver_settings writes back as integers. `RegistrySettings.IntegerFieldsAreTheReadersIntegers`
+/// checks each against its reader (2.5 refused as "expected an integer").
+struct IntegerFields {
+  std::string_view solver;
+  std::array<std::string_view, 3> fields;  // "" past the last
+};
+constexpr IntegerFields kIntegerFields[] = {
+    {"ipc", {"max_iterations", "friction_iterations", ""}},
+    {"mabd", {"iterations", "gauss_seidel_iterations", ""}},
+    {"impulse", {"max_iterations", "split_parts", ""}},
+    {"compliant", {"dense_rows", "projection_iterations", "pgs_iterations"}},
+};
+
 
 /// A joint type the chosen solver does not declare (SolverCapabilities::joints) is refused here, once
 /// for every back-end, naming the joint's JSON path: the solvers that predate a type (the `cable`
@@ -85,6 +102,22 @@ void check_solver_settings(const Settings& settings, const std::filesystem::path
                                      [&](const SettingsReader& r) { return r.solver == entry.first; });
     // The scene reader keeps only the blocks of kSolverNames, and each has a reader (above).
     if (reader != std::end(kSettingsReaders)) reader->read(settings, file);
+  }
+}
+
+void canonical_solver_settings(Settings& settings) {
+  for (auto& [solver, block] : settings.solver_settings) {
+    if (!block.is_object()) continue;
+    for (const IntegerFields& entry : kIntegerFields) {
+      if (entry.solver != solver) continue;
+      for (std::string_view field : entry.fields) {
+        const auto value = field.empty() ? block.end() : block.find(field);
+        // An integral float (3.0, 3e0; what the reader accepts: JsonReader::is_integral) becomes 3.
+        if (value != block.end() && value->is_number_float() &&
+            JsonReader(*value, std::string(field), {}).is_integral())
+          *value = JsonReader(*value, std::string(field), {}).int64();
+      }
+    }
   }
 }
 

@@ -26,6 +26,11 @@ void check_model(const Model& model);
 /// check_model and make_simulator read them; `file` names the source in the message. Throws InputError.
 void check_solver_settings(const Settings& settings, const std::filesystem::path& file);
 
+/// Every integer field of the `settings.<solver>` blocks written as an integral float (3.0, 3e0, which the
+/// readers accept as 3) made an integer, so that a scene written back (Python's `to_dict`, `save`) gives
+/// 3 as it gives `resolution`. Call after check_solver_settings.
+void canonical_solver_settings(Settings& settings);
+
 /// Builds the solver the model's settings.solver names, from the compiled model (which it keeps).
 /// Throws InputError when a `settings.<solver>` block is not valid (any of them, as check_model), when
 /// the scene uses something the solver cannot do (naming the JSON path), or when it fails one of the

@@ -13,6 +13,7 @@
 #include "affix/math/excerpt.hpp"
 #include "affix/math/rotation.hpp"
 #include "affix/model/slack_cable.hpp"
+#include "affix/solvers/compliant/added_inertia.hpp"
 #include "affix/solvers/compliant/row_curvature.hpp"
 #include "affix/solvers/compliant/stability_damping.hpp"
 #include "affix/solvers/compliant/step_energy.hpp"
@@ -452,6 +453,11 @@ bool CompliantSimulator::substep(double t, double h) {
           turning[s.body[side]] += pinned_inertia(M_[s.body[side]](0, 0), J_.blocks[j][side]);
     }
   }
+  // The bodies that constraint damping reaches through soft rows get added inertia instead of B
+  // (added_inertia.hpp): their turns against the rigid rows' tension, out of b′'s reach, slowed to Eq. 10's
+  // bound, with the added inertia's momentum ΔI ω kept, so that it takes no energy.
+  const bool added = stabilization == Stabilization::constraint_damping || automatic;
+  if (added) rotational_stiffness(K_, n, rotation_stiffness_);
   for (int u = 0; u < n; ++u) {
     Mat6 Mt = M_[u];
     // "auto" damps a body that a soft row holds through that row (constraint space), every other inertially.
@@ -460,6 +466,12 @@ bool CompliantSimulator::substep(double t, double h) {
       if (settings_.translational_damping)
         Mt.topLeftCorner<3, 3>() += h * stabilizing_damping(M_[u].topLeftCorner<3, 3>(), S[u].linear, h, alpha);
     }
+    if (added && sprung_[u])
+      for (int k = 3; k < 6; ++k) {
+        const double inertia = added_inertia(M_[u](k, k), rotation_stiffness_[u][k - 3], h, alpha);
+        Mt(k, k) += inertia;
+        free[6 * u + k] += inertia * bodies_[moving_[u]].omega[k - 3];  // (I + ΔI)ω: momentum, not damping
+      }
     W_[u].setZero();
     W_[u].topLeftCorner<3, 3>() = Mt.topLeftCorner<3, 3>().inverse();
     W_[u].bottomRightCorner<3, 3>() = Mt.bottomRightCorner<3, 3>().inverse();
@@ -585,12 +597,12 @@ bool CompliantSimulator::substep(double t, double h) {
   // mechanical energy above both the step's and the energy line: a projection moves heavy bodies under
   // K_d, and positions moved at kept velocities are energy the step did not account for.
   stepped_ = bodies_;
-  bool projected = project_poses(h, false);
+  bool projected = project_poses(h, false, settings_.projection_iterations);
   if (!projected && weighable_) {
     std::swap(stepped_, bodies_);  // stepped_: the projection on M
     evaluate_rows();
     const double stepped = mechanical_energy(bodies_, moving_, gravity, phi_, compliance_, drive_offset_);
-    projected = project_poses(h, true);  // ends with the rows at its poses
+    projected = project_poses(h, true, settings_.projection_iterations);  // ends with the rows at its poses
     const double weighted = mechanical_energy(bodies_, moving_, gravity, phi_, compliance_, drive_offset_);
     const double ceiling = std::max(stepped, energy_line_) + kEnergyTolerance * (1.0 + std::abs(stepped));
     if (!(projection_error_ < kProjectionTolerance) || weighted > ceiling) {
@@ -707,7 +719,7 @@ double CompliantSimulator::rigid_error(const VecX& rows) const {
   return worst;
 }
 
-bool CompliantSimulator::project_poses(double h, bool weighted) {
+bool CompliantSimulator::project_poses(double h, bool weighted, int iterations) {
   // Post-stabilization (not Andrews 2017): the step keeps the rows to first order, J v₊ = −φ/h − …, and
   // leaves a drift of order h²|ω|²r. Each iteration solves (J M⁻¹ Jᵀ + C) ν = −φ − Cλ at the new poses
   // and moves them by Δ = M⁻¹Jᵀν (c += Δ_v, R ← exp([Δ_ω]ₓ)R): a Gauss–Newton step towards the
@@ -759,7 +771,7 @@ bool CompliantSimulator::project_poses(double h, bool weighted) {
   } else {
     Kd.assign(n, Vec6::Zero());
   }
-  for (int it = 0; it < settings_.projection_iterations; ++it) {
+  for (int it = 0; it < iterations; ++it) {
     evaluate_rows();
     if (it == 0 && weighted)
       for (int r = drive_offset_; r < J_.rows; ++r)
@@ -809,7 +821,7 @@ bool CompliantSimulator::project_poses(double h, bool weighted) {
   // projection ends off by ~10⁻⁴ at every h down to h/64, so halving for them costs and does not help.
   const double last = rigid_error(rest);
   projection_error_ = last;
-  return settings_.projection_iterations == 0 || last < kProjectionTolerance || last < 0.1 * first;
+  return iterations == 0 || last < kProjectionTolerance || last < 0.1 * first;
 }
 
 void CompliantSimulator::check_finite() const {

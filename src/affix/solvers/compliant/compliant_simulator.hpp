@@ -90,15 +90,16 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   void check_finite() const;
   /// λ at t = 0 from one plain solve, for the first step's K̃.
   void estimate_initial_multipliers();
-  /// Moves the poses onto the rows (φ = −Cλ) by Gauss–Newton steps on M⁻¹ (settings.projection_iterations),
-  /// or with `weighted` on (M + h²K_d)⁻¹, each shortened by halving until it lowers the largest row error.
-  /// False when it stalls: the rows still off by kProjectionTolerance after the last iteration and not a
-  /// decade closer than the step left them.
-  bool project_poses(double h, bool weighted);
+  /// Moves the poses onto the rows (φ = −Cλ) by `iterations` Gauss–Newton steps on M⁻¹ (the step's:
+  /// settings.projection_iterations), or with `weighted` on (M + h²K_d)⁻¹, each shortened by halving until
+  /// it lowers the largest row error. False when it stalls: the rows still off by kProjectionTolerance after
+  /// the last iteration and not a decade closer than the step left them.
+  bool project_poses(double h, bool weighted, int iterations);
   std::vector<RigidBody> stepped_;       // substep(): the poses the step reached, before the projection
   std::vector<Vec6> projection_stiffness_;  // project_poses(): K_d per unknown (0 unweighted)
   double projection_error_ = 0.0;        // project_poses(): the largest rigid row error it ended with
   std::vector<char> sprung_;             // per unknown: a soft row holds it (project_poses weighs it by M)
+  std::vector<Vec3> rotation_stiffness_; // substep(): per unknown, ∂τ/∂θ's column norms (added_inertia.hpp)
   bool weighable_ = false;               // some unknown is not sprung_
   /// One step of h from t (header comment); false when its projection stalled.
   bool substep(double t, double h);
@@ -284,6 +285,10 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   static constexpr int kMaxHalvings = 6;  // down to h/64
   /// m (lengths) or cosines: a projection ending further from the rows than this has stalled.
   static constexpr double kProjectionTolerance = 1e-7;
+  /// set_state's projection onto the joints (compliant_edits.cpp): iterations, and the largest joint gap
+  /// (m) it may leave before the state is refused.
+  static constexpr int kEditProjections = 100;
+  static constexpr double kEditGap = 1e-6;
   /// Rows this stiff (the default `compliance` 10⁻¹²) are the rigid joints that halving keeps closed.
   static constexpr double kRigidCompliance = 1e-11;
   /// Joint j's gap at the current rows (m): the measure of joints.csv's `error` (io/joints_writer.hpp),
