@@ -185,7 +185,7 @@ TEST(CompliantMassRatio, ThousandToOneSlidesTogether) {
 // neighbours (hinged bodies do not collide) and the load falls 0.2 m onto them: the sets are degenerate
 // (stacked faces), which the pivoting's proximal form settles (mixed_lcp_pivoting.cpp). At h = 0.05 the
 // projection pressed a link 3.8 cm into another at step 4 until it kept contacts from deepening (compliant16b,
-// compliant_unilateral.cpp's "Contacts in the projection"). At h = 0.1 a 206-row set as the load lands, beyond
+// compliant_contact_gaps.cpp's "Contacts in the projection"). At h = 0.1 a 206-row set as the load lands, beyond
 // the 128 rows pivoted, still goes to PGS, which sinks a link (README, Known limits).
 TEST(CompliantMassRatio, FoldedChainOfGramLinksUnderATonneRestsIntact) {
   for (const double h : {0.05, 0.01, 1.0 / 60.0}) {

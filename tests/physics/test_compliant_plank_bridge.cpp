@@ -4,7 +4,7 @@
 // 3 rad/s) drives over it. At h = 0.05 and 0.1 it stopped as a divergence, a wheel 4.1 / 6.5 cm into a plank:
 // the post-step projection (project_poses), which moves the bodies back onto their joints, moved a plank into
 // a wheel, as it knew no contacts; and the rows linearised at the preview let a plank turning under a wheel
-// end deeper than they allowed (compliant_unilateral.cpp, "Contacts in the projection", "Re-linearisation").
+// end deeper than they allowed (compliant_contact_gaps.cpp, "Contacts in the projection", "Re-linearisation").
 // Closed form: on the bridge's level middle the wheels roll, the car drives at ωR (0.9 m/s); it must
 // cross without a reported divergence, as at h = 1/60 (0.8995 m/s there).
 #include <gtest/gtest.h>

@@ -737,7 +737,7 @@ bool CompliantSimulator::project_poses(double h, bool weighted) {
   } else {
     Kd.assign(n, Vec6::Zero());
   }
-  // The contacts at the step's poses: the projection must not press a pair deeper (compliant_unilateral.cpp,
+  // The contacts at the step's poses: the projection must not press a pair deeper (compliant_contact_gaps.cpp,
   // "Contacts in the projection").
   if (settings_.projection_iterations > 0) find_projection_contacts(h);
   for (int it = 0; it < settings_.projection_iterations; ++it) {

@@ -266,7 +266,7 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   void build_unilateral_rows(double h, const VecX& v_free, const std::vector<RigidPose>& preview,
                              const VecX* linearised = nullptr);
   /// The mixed LCP of the substep from v_free (v on return), its contact rows re-linearised at the poses the
-  /// solution reaches while a pair ends deeper there than its row allowed (compliant_unilateral.cpp,
+  /// solution reaches while a pair ends deeper there than its row allowed (compliant_contact_gaps.cpp,
   /// "Re-linearisation"), at most kRelinearisations times.
   MixedLcpResult solve_unilateral(double h, const VecX& v_free, const VecX& b, const std::vector<RigidPose>& preview,
                                   VecX& v, bool dense);
@@ -275,14 +275,14 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   std::vector<RigidContact> reached_contacts_;  // contact_shortfall(): FCL's overlaps at the poses reached
   std::vector<RigidPose> reached_;       // solve_unilateral(): the poses a solution reaches
   VecX v_lin_;                           // solve_unilateral(): the velocities the rows are re-linearised at
-  int relinearised_ = 0;                 // re-linearisations so far (solve_unilateral)
   static constexpr int kRelinearisations = 4;
   static constexpr double kShortfall = 2e-3;  // m: a pair ending this much deeper than its row allowed
+  static constexpr double kGroundMargin = 1e-3;  // m: ground points this far above the plane at the preview are rows
   /// The limit rows near or past their bounds at the current poses, appended to `rows`; `position`:
   /// the projection's rows (targets in m or rad, not rates), else the step's (rates, over h).
   void append_limit_rows(double h, bool position, std::vector<UnilateralRow>& rows, std::vector<RowOrigin>* origin);
   /// The contacts at the current poses (with the step's margins) that the projection keeps from deepening,
-  /// their points and normal in their bodies' axes (compliant_unilateral.cpp, "Contacts in the projection").
+  /// their points and normal in their bodies' axes (compliant_contact_gaps.cpp, "Contacts in the projection").
   void find_projection_contacts(double h);
   /// Their rows at the current poses, U Δ ≥ min(g₀, 0) − g, appended to `rows`.
   void append_projection_contact_rows(std::vector<UnilateralRow>& rows) const;
