@@ -540,17 +540,14 @@ bool CompliantSimulator::substep(double t, double h) {
   for (const auto& [i, pose] : prescribed_next) preview[i] = pose;
   build_unilateral_rows(h, v_free, preview);
   append_drive_rows(h);
-  VecX v = v_free;
-  MixedLcpResult lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_,
-                                  settings_.pgs_iterations, settings_.pgs_tolerance);
+  VecX v;
+  MixedLcpResult lcp = solve_unilateral(h, v_free, b, preview, v, dense);
   sweeps_ += lcp.sweeps;
   if (guarded && J_.rows > 0 && made_energy(v, h, energy_before, shadow_before)) {
     // The curvature term made energy (row_curvature.hpp, "Energy guard"): the step again with the rows
     // linearised at the start (Eq. 3 as the paper writes it), from the same factorisation.
     b.head(drive_offset_) += Gamma_.head(drive_offset_).cwiseProduct(curvature_.head(drive_offset_)) / h;
-    v = v_free;
-    lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_, settings_.pgs_iterations,
-                     settings_.pgs_tolerance);
+    lcp = solve_unilateral(h, v_free, b, preview, v, dense);
     sweeps_ += lcp.sweeps;
     ++curvature_dropped_;
     const double step_h = model_->settings.dt;
@@ -562,9 +559,7 @@ bool CompliantSimulator::substep(double t, double h) {
       // (project_poses) takes the rest; a soft row's −Γφ/h is its spring and stays.
       for (int r = 0; r < drive_offset_; ++r)
         if (compliance_[r] <= kSoftCompliance) b[r] += Gamma_[r] * phi_[r] * (1.0 / h - 1.0 / step_h);
-      v = v_free;
-      lcp = lcp_.solve(J_, system_, W_, dense ? &W_dense_ : nullptr, b, unilateral_, v, mu_, settings_.pgs_iterations,
-                       settings_.pgs_tolerance);
+      lcp = solve_unilateral(h, v_free, b, preview, v, dense);
       sweeps_ += lcp.sweeps;
     }
   }
@@ -771,6 +766,9 @@ bool CompliantSimulator::project_poses(double h, bool weighted, int iterations) 
   } else {
     Kd.assign(n, Vec6::Zero());
   }
+  // The contacts at the step's poses: the projection must not press a pair deeper (compliant_contact_gaps.cpp,
+  // "Contacts in the projection").
+  if (iterations > 0) find_projection_contacts(h);
   for (int it = 0; it < iterations; ++it) {
     evaluate_rows();
     if (it == 0 && weighted)
@@ -780,6 +778,7 @@ bool CompliantSimulator::project_poses(double h, bool weighted, int iterations) 
     projection_rows_.clear();
     if (limited) append_limit_rows(h, true, projection_rows_, nullptr);
     append_slack_rows(h, true, projection_rows_, nullptr);
+    append_projection_contact_rows(projection_rows_);
     const bool pushed = std::any_of(projection_rows_.begin(), projection_rows_.end(),
                                     [](const UnilateralRow& r) { return r.c > 0.0; });
     if (before < 1e-14 && !pushed) return true;

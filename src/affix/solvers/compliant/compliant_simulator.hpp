@@ -211,6 +211,7 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   struct ContactPatch {
     int first_member = 0, last_member = 0;
     int first_row = 0, normals = 0, friction_rows = 0;
+    std::array<double, 3> twist{};  ///< per friction row: its torque about the normal per unit impulse (m)
   };
   std::vector<ContactPatch> patches_;
   std::vector<int> patch_members_, patch_of_;
@@ -218,6 +219,8 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   void group_patches();
   std::vector<Vec3> contact_local_;      // per contact of contacts_: its point in body 1's axes at the preview
   std::vector<Vec3> contact_normal2_;    // per contact: its normal in body 2's axes at the preview (body–body)
+  std::vector<Vec3> contact_local2_;     // per contact: body 2's surface point in its axes at the preview (ground: world)
+  std::vector<double> contact_allowed_;  // per contact: the overlap (m) its row lets the step end with, (1 − Γ)δ₀
   std::vector<double> contact_bounce_;   // per contact: its E_n carried to the next step (restitution), or 0
   /// Last step's pushing body–body contacts that FCL does not report at `preview` (touching, not
   /// overlapping) appended to contacts_ while their gap is below kPersistGap (compliant_unilateral.cpp,
@@ -260,10 +263,37 @@ class CompliantSimulator final : public Simulator, public DriveControl {
   // Unilateral rows (compliant_unilateral.cpp): contacts with friction, joint limits, slack cable rows.
   /// The step's unilateral rows into unilateral_: contacts found at the poses free flight with v_free
   /// reaches at t + h (`preview`), the limits near their bounds at the current poses, warm-started.
-  void build_unilateral_rows(double h, const VecX& v_free, const std::vector<RigidPose>& preview);
+  /// `linearised`: the velocities that reach `preview` when not v_free (re-linearisation, solve_unilateral).
+  void build_unilateral_rows(double h, const VecX& v_free, const std::vector<RigidPose>& preview,
+                             const VecX* linearised = nullptr);
+  /// The mixed LCP of the substep from v_free (v on return), its contact rows re-linearised at the poses the
+  /// solution reaches while a pair ends deeper there than its row allowed (compliant_contact_gaps.cpp,
+  /// "Re-linearisation"), at most kRelinearisations times.
+  MixedLcpResult solve_unilateral(double h, const VecX& v_free, const VecX& b, const std::vector<RigidPose>& preview,
+                                  VecX& v, bool dense);
+  /// How far (m) a pair overlaps at the poses `end` beyond what its contact rows allowed; 0 when none does.
+  double contact_shortfall(const std::vector<RigidPose>& end);
+  std::vector<RigidContact> reached_contacts_;  // contact_shortfall(): FCL's overlaps at the poses reached
+  std::vector<RigidPose> reached_;       // solve_unilateral(): the poses a solution reaches
+  VecX v_lin_;                           // solve_unilateral(): the velocities the rows are re-linearised at
+  static constexpr int kRelinearisations = 4;
+  static constexpr double kShortfall = 2e-3;  // m: a pair ending this much deeper than its row allowed
+  static constexpr double kGroundMargin = 1e-3;  // m: ground points this far above the plane at the preview are rows
   /// The limit rows near or past their bounds at the current poses, appended to `rows`; `position`:
   /// the projection's rows (targets in m or rad, not rates), else the step's (rates, over h).
   void append_limit_rows(double h, bool position, std::vector<UnilateralRow>& rows, std::vector<RowOrigin>* origin);
+  /// The contacts at the current poses (with the step's margins) that the projection keeps from deepening,
+  /// their points and normal in their bodies' axes (compliant_contact_gaps.cpp, "Contacts in the projection").
+  void find_projection_contacts(double h);
+  /// Their rows at the current poses, U Δ ≥ min(g₀, 0) − g, appended to `rows`.
+  void append_projection_contact_rows(std::vector<UnilateralRow>& rows) const;
+  struct HeldContact {
+    int body1, body2;
+    Vec3 local1, local2;  ///< each body's surface point in its axes (the ground's: world)
+    Vec3 normal2;         ///< in body 2's axes (the ground's: world)
+    double gap = 0.0;     ///< g₀ at the step's poses (m; negative: overlapping)
+  };
+  std::vector<HeldContact> held_contacts_;
   /// The largest amount by which a limit is passed at the current poses (m or rad), 0 when none is.
   double limit_violation() const;
   /// Keeps the step's λ of contacts and limits for the next step's warm start, and its contact records.

@@ -32,6 +32,18 @@
 // then cycled on a 1000 kg box sliding on a 1 kg box (mixed_lcp_pivoting.cpp) and PGS finished the step
 // wrongly (acceleration 0.42 against 1.01 m/s²). Σλ_n is unique, so the patch's bound is. A one-point
 // patch (a sphere) has exactly the rows it had. Rows per box face: 4 + 3 instead of 4 × 3.
+// Slip and twist (issue 15, hostile pass 4). Bounded separately (a box in wrench space) a patch that slides
+// and spins at once met both bounds, |f| = μN and |τ| = μρN together, more than any set of its points'
+// Coulomb forces can give: a box spinning at 10 rad/s while sliding at 2 m/s stopped at v₀/μg, 38 % short
+// of four corners' Coulomb friction. The patch's limit surface is taken as the ellipsoid
+// (|f|/μN)² + (τ/μρN)² ≤ 1 through its exact pure-slide and pure-spin points (Goyal, Ruina & Papadopoulos
+// 1991; Howe & Cutkosky 1996), with maximal dissipation: the wrench opposes the twist (v, ω) in the metric
+// of the ellipsoid, f = −μN v/s, τ = −μNρ²ω/s, s = √(|v|² + ρ²ω²). In the scaled twist ξ = (v·t₁, v·t₂, ρω)
+// the ellipsoid is a ball and dissipation is isotropic, as the Coulomb cone is in v, so the pyramid's trick
+// carries over: the three rows are an orthonormal frame of that space, e₁ along ξ at the step's start, each
+// bounded by ±μΣλ_n (rows U = e_k·(J_t₁, J_t₂, ρJ_n)). A sliding, spinning patch meets e₁'s bound with the
+// ellipsoid's wrench; without spin e₁ = t₁, e₃ the torsion row with bound μρΣλ_n in its own units, which
+// were the rows before; holding (ξ = 0) they are the box they were.
 //
 // Limits (joints/rigid_jacobian.hpp's limit coordinates s, ṡ = J₁u₁ + J₂u₂). A bound becomes the row
 // φ = ±(s − bound) ≥ 0, U = ±J, always in the step (speculative: inactive unless the step would pass
@@ -56,6 +68,9 @@
 // distance, then the manifold of the pair moved across the gap, each point with δ = −its gap; one point
 // per pair let a box land on it and turn).
 //
+// The contacts in the post-step projection and the rows' re-linearisation at the solved poses are in
+// compliant_contact_gaps.cpp.
+//
 // Lever arms. FCL reports a point midway through the overlap; each body's row is taken at its own surface
 // point, x ∓ ½δn (as Bullet takes a contact's point on A and on B): at the preview a resting body has sunk
 // gh² into what holds it (9.8 cm at h = 0.1), and from the midpoint a 0.1 m sphere turned about 0.051 m —
@@ -64,7 +79,11 @@
 //
 // Warm start: a contact takes the λ of the last step's contact between the same bodies whose point, in
 // body 1's axes, is within kWarmMatch of it, a patch's friction the sum of its points' shares of theirs;
-// a limit row its own last λ (kept as forces, λ/h).
+// a limit row its own last λ (kept as forces, λ/h). The point is body 1's own surface point x − ½δn, not
+// FCL's midpoint, which moves by half the change of the preview's depth: a sphere landing at h = 0.1 sinks
+// 11 cm into the ground at one preview and 21 cm at the next, its midpoint moved 5 cm in its own axes, and
+// the restitution energy carried from the landing (above) was lost: the second bounce kept 0.114 of its
+// flight's energy instead of e² = 0.25 (hostile pass 4 of issue 15).
 //
 // Persistence. FCL reports a body–body contact only while the two overlap. A box resting on another
 // ends a step touching it, gap 0 to round-off, so every other step FCL saw no contact, the top box fell
@@ -83,7 +102,6 @@
 namespace affix {
 namespace {
 
-constexpr double kGroundMargin = 1e-3;  // m: ground points this far above the plane at the preview are rows
 constexpr double kLimitReach = 0.05;    // m or rad: a bound nearer than this gets its row
 constexpr double kLimitInside = 1e-7;   // m or rad: where a limit is held, inside its bound
 constexpr double kWarmMatch = 0.01;     // m: a contact point that moved less than this keeps its λ
@@ -107,7 +125,10 @@ Vec6 CompliantSimulator::body_velocity(int body, const VecX& v) const {
   return u;
 }
 
-void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, const std::vector<RigidPose>& preview) {
+void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, const std::vector<RigidPose>& preview,
+                                               const VecX* linearised) {
+  // The velocities the rows are linearised at (their preview's): v_free, or a solved v (re-linearised).
+  const VecX& v_lin = linearised ? *linearised : v_free;
   unilateral_.clear();
   origin_.clear();
   // The velocities at the start of the step (restitution, the sliding direction).
@@ -121,6 +142,8 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
     persist_contacts(preview);
     contact_local_.resize(contacts_.size());
     contact_normal2_.resize(contacts_.size());
+    contact_local2_.resize(contacts_.size());
+    contact_allowed_.resize(contacts_.size());
     contact_bounce_.resize(contacts_.size());
     group_patches();
     for (std::size_t p = 0; p < patches_.size(); ++p) {
@@ -133,16 +156,17 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
       if (unknown[0] < 0 && unknown[1] < 0) continue;
       // A row with U = [sign·J_side] on the pair, and its rates: on v_free, on the velocities now (with the
       // prescribed side's share) and the prescribed side's share alone.
-      double free_rate = 0.0, now_rate = 0.0, prescribed_rate = 0.0;
+      double free_rate = 0.0, lin_rate = 0.0, now_rate = 0.0, prescribed_rate = 0.0;
       const auto row_of = [&](const Vec6& J1, const Vec6& J2) {
         UnilateralRow row;
         row.body = unknown;
         row.J = {J1, J2};
-        free_rate = now_rate = prescribed_rate = 0.0;
+        free_rate = lin_rate = now_rate = prescribed_rate = 0.0;
         for (int side = 0; side < 2; ++side) {
           if (body[side] < 0) continue;
           if (unknown[side] >= 0) {
             free_rate += row.J[side].dot(v_free.segment<6>(6 * unknown[side]));
+            lin_rate += row.J[side].dot(v_lin.segment<6>(6 * unknown[side]));
             now_rate += row.J[side].dot(v_now.segment<6>(6 * unknown[side]));
           } else {
             prescribed_rate += row.J[side].dot(body_velocity(body[side], v_now));
@@ -171,12 +195,16 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
         UnilateralRow row = row_of(along(c.normal, r1), -along(c.normal, r2));
         // The overlap at the start of the step (to first order: the preview's less free flight's approach)
         // is removed at kOverlapRate per step, the free flight's own approach at once (header, "Overlap").
-        const double overlap = c.depth + h * free_rate;
-        row.c = free_rate + c.depth / h - (overlap > 0.0 ? (1.0 - kOverlapRate) * overlap / h : 0.0);
-        // Warm start from the nearest contact of the last step between the same bodies.
-        const Vec3 local = preview[c.body1].R.transpose() * (c.point - preview[c.body1].c);
+        // Linearised at the preview (v_lin): the end gap −δ + hU(v₊ − v_lin) ≥ −(1 − Γ)·overlap.
+        const double overlap = c.depth + h * lin_rate;
+        contact_allowed_[k] = overlap > 0.0 ? (1.0 - kOverlapRate) * overlap : 0.0;
+        row.c = lin_rate + c.depth / h - contact_allowed_[k] / h;
+        // Warm start from the nearest contact of the last step between the same bodies, matched by body 1's
+        // own surface point (header, "Warm start"), which does not move with the preview's depth.
+        const Vec3 local = preview[c.body1].R.transpose() * (on1 - preview[c.body1].c);
         contact_local_[k] = local;
         if (c.body2 >= 0) contact_normal2_[k] = preview[c.body2].R.transpose() * c.normal;
+        contact_local2_[k] = c.body2 >= 0 ? Vec3(preview[c.body2].R.transpose() * (on2 - preview[c.body2].c)) : on2;
         const WarmContact* warm = nullptr;
         double nearest = kWarmMatch;
         for (const WarmContact& w : warm_contacts_)
@@ -188,7 +216,10 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
           // Restitution (header): the row's shadow energy E_n, the impact's (or one carried from a landing).
           const double approach = -now_rate, gap = std::max(-overlap, 0.0);
           const double g_n = (now_rate - prescribed_rate - free_rate) / h;  // free flight's pull onto the surface
-          double energy = approach > 0.0 ? 0.5 * approach * approach + g_n * gap + 0.5 * h * g_n * approach : 0.0;
+          // Whatever the sign of the approach: a body still rising at the step's start whose flight comes down
+          // onto the surface within the step has its flight's energy too (it was landed dead before, the
+          // bounce after a short hop at h = 0.1 keeping 0.37 of its energy at e = 0.8).
+          double energy = std::max(0.5 * approach * approach + g_n * gap + 0.5 * h * g_n * approach, 0.0);
           if (warm) energy = std::max(energy, warm->bounce);
           const double e = settings_.restitution, available = e * e * energy - g_n * gap;
           if (available > 0.0) {
@@ -221,31 +252,48 @@ void CompliantSimulator::build_unilateral_rows(double h, const VecX& v_free, con
       }();
       const Vec3 t1 = sliding.norm() > 1e-9 ? Vec3(sliding.normalized()) : perpendicular(normal);
       const Vec3 t2 = normal.cross(t1);
-      const auto add_friction = [&](UnilateralRow row, double friction, double warm) {
-        row.c = -prescribed_rate;  // no sliding: U v₊ + (the prescribed side's share) = 0
-        row.normal = patch.first_row;
-        row.normals = patch.normals;
-        row.friction = friction;
-        row.lo = -std::numeric_limits<double>::infinity();
-        row.lambda = h * warm;
-        unilateral_.push_back(row);
-        origin_.push_back({RowKind::contact_tangent, static_cast<int>(p)});
-        ++patch.friction_rows;
-      };
-      for (const Vec3& t : {t1, t2}) add_friction(row_of(along(t, r[0]), -along(t, r[1])), mu, warm_friction.dot(t));
-      // Torsion about the normal, bounded by μρΣλ_n: ρ the points' mean distance from the centroid in the
-      // contact plane, so that a uniformly loaded patch resists a turn as its points' friction would.
+      // ρ: the points' mean distance from the centroid in the contact plane, so that a uniformly loaded patch
+      // resists a turn as its points' friction would (μρΣλ_n); one point has no torsion row.
       double rho = 0.0;
       for (int i = patch.first_member; i < patch.last_member; ++i) {
         const RigidContact& c = contacts_[patch_members_[i]];
         const Vec3 d = c.point - 0.5 * c.depth * c.normal - on[0];
         rho += (d - d.dot(normal) * normal).norm() / count;
       }
-      if (rho > kTorsionRadius) {
-        Vec6 turn;
-        turn << Vec3::Zero(), normal;
-        add_friction(row_of(turn, -turn), mu * rho, warm_torsion);
-      }
+      const bool twists = rho > kTorsionRadius;
+      // The limit surface (header, "Slip and twist"): in the scaled twist (slip along t₁, slip along t₂, ρ·spin)
+      // the ellipsoid is a ball of radius μΣλ_n, and the rows are an orthonormal frame e₁ e₂ e₃ of that space
+      // with e₁ along the patch's scaled twist at the step's start, each bounded by ±μΣλ_n.
+      double spin = 0.0;
+      for (int side = 0; side < 2; ++side)
+        if (body[side] >= 0) spin += (side == 0 ? 1.0 : -1.0) * body_velocity(body[side], v_now).tail<3>().dot(normal);
+      const double slip = sliding.norm(), twist = twists ? rho * spin : 0.0, scaled = std::hypot(slip, twist);
+      const double cos_psi = scaled > 1e-9 ? slip / scaled : 1.0, sin_psi = scaled > 1e-9 ? twist / scaled : 0.0;
+      Vec6 turn = Vec6::Zero();
+      turn.tail<3>() = normal;
+      const bool sliding_patch = scaled > 1e-9;
+      const auto add_friction = [&](const Vec3& t, double along_t, double along_turn, bool yields) {
+        // The row's force direction along_t·t and torque about the normal along_turn·ρ per unit impulse.
+        const Vec6 J1 = along_t * along(t, r[0]) + along_turn * rho * turn;
+        const Vec6 J2 = -along_t * along(t, r[1]) - along_turn * rho * turn;
+        UnilateralRow row = row_of(J1, J2);
+        row.c = -prescribed_rate;  // no sliding: U v₊ + (the prescribed side's share) = 0
+        row.normal = patch.first_row;
+        row.normals = patch.normals;
+        row.friction = mu;
+        row.lo = -std::numeric_limits<double>::infinity();
+        if (yields && sliding_patch) row.lead = patch.first_row + patch.normals;  // e₁ (mixed_lcp.hpp, "Leads")
+        // Warm: the last step's patch force and torque (λ/h) taken along this row's wrench direction (the frame
+        // is orthonormal in the scaled space, the torque scaled by 1/ρ).
+        row.lambda = h * (along_t * warm_friction.dot(t) + (twists ? along_turn * warm_torsion / rho : 0.0));
+        patch.twist[patch.friction_rows] = along_turn * rho;
+        unilateral_.push_back(row);
+        origin_.push_back({RowKind::contact_tangent, static_cast<int>(p)});
+        ++patch.friction_rows;
+      };
+      add_friction(t1, cos_psi, sin_psi, false);               // e₁: the patch's slip and spin together (holding: t₁)
+      add_friction(t2, 1.0, 0.0, false);                        // e₂
+      if (twists) add_friction(t1, -sin_psi, cos_psi, true);  // e₃: ⟂ e₁ in the slip–spin plane (holding: the turn)
     }
   }
   append_limit_rows(h, false, unilateral_, &origin_);
@@ -291,7 +339,7 @@ void CompliantSimulator::persist_contacts(const std::vector<RigidPose>& preview)
     if (gap > kPersistGap || (x1 - x2 - gap * n).norm() > kWarmMatch) continue;
     const bool reported = std::any_of(contacts_.begin(), contacts_.begin() + detected, [&](const RigidContact& c) {
       return c.body1 == w.body1 && c.body2 == w.body2 &&
-             (p1.R.transpose() * (c.point - p1.c) - w.local).norm() < kWarmMatch;
+             (p1.R.transpose() * (c.point - 0.5 * c.depth * c.normal - p1.c) - w.local).norm() < kWarmMatch;
     });
     if (!reported) contacts_.push_back({w.body1, w.body2, 0.5 * (x1 + x2), n, -gap});
   }
@@ -473,10 +521,10 @@ void CompliantSimulator::keep_unilateral_solution(double h) {
     Vec3 friction = Vec3::Zero();
     double torsion = 0.0;
     const int tangents = patch.first_row + patch.normals;
-    for (int t = tangents; t < tangents + patch.friction_rows; ++t) {
-      const UnilateralRow& row = unilateral_[t];
-      if (t < tangents + 2) friction += row.lambda / h * row.J[0].head<3>();
-      else torsion += row.lambda / h;
+    for (int t = 0; t < patch.friction_rows; ++t) {
+      const UnilateralRow& row = unilateral_[tangents + t];
+      friction += row.lambda / h * row.J[0].head<3>();
+      torsion += row.lambda / h * patch.twist[t];
     }
     for (int r = patch.first_row; r < patch.first_row + patch.normals; ++r) {
       const UnilateralRow& row = unilateral_[r];

@@ -57,9 +57,49 @@ void MixedLcp::apply_W(const std::vector<Mat6>& W_blocks, const MatX* W_dense, c
   for (std::size_t u = 0; u < W_blocks.size(); ++u) out.segment<6>(6 * u).noalias() = W_blocks[u] * x.segment<6>(6 * u);
 }
 
+bool MixedLcp::lead_sliding(const std::vector<UnilateralRow>& rows, int r) {
+  const UnilateralRow& lead = rows[rows[r].lead];
+  const double bound = friction_bound(rows, lead);
+  return bound > 0.0 && std::abs(lead.lambda) >= (1.0 - 1e-9) * bound;
+}
+
 MixedLcpResult MixedLcp::solve(const ConstraintJacobian& J, ReducedSystem& system, const std::vector<Mat6>& W_blocks,
                                const MatX* W_dense, const VecX& b, std::vector<UnilateralRow>& rows, VecX& v,
                                VecX& mu, int max_sweeps, double tolerance) {
+  const int m = static_cast<int>(rows.size());
+  const bool leads = std::any_of(rows.begin(), rows.end(), [](const UnilateralRow& r) { return r.lead >= 0; });
+  if (leads) v_entry_ = v;
+  MixedLcpResult result = solve_once(J, system, W_blocks, W_dense, b, rows, v, mu, max_sweeps, tolerance);
+  if (!leads) return result;
+  // Leads (header): the rows that push beside a sliding lead yield, and the LCP is solved again.
+  yielding_.clear();
+  for (int r = 0; r < m; ++r)
+    if (rows[r].lead >= 0 && rows[r].lambda != 0.0 && lead_sliding(rows, r)) yielding_.push_back(r);
+  if (yielding_.empty()) return result;
+  v_first_ = v, mu_first_ = mu;
+  lambda_first_.resize(m);
+  friction_first_.resize(m);
+  for (int r = 0; r < m; ++r) lambda_first_[r] = rows[r].lambda, friction_first_[r] = rows[r].friction;
+  for (int r : yielding_) rows[r].friction = 0.0, rows[r].lambda = 0.0;
+  v = v_entry_;
+  const MixedLcpResult second = solve_once(J, system, W_blocks, W_dense, b, rows, v, mu, max_sweeps, tolerance);
+  const bool kept = std::all_of(yielding_.begin(), yielding_.end(), [&](int r) { return lead_sliding(rows, r); });
+  for (int r = 0; r < m; ++r) rows[r].friction = friction_first_[r];
+  if (kept) {
+    for (int r : yielding_) rows[r].lo = rows[r].hi = 0.0;
+    result.sweeps += second.sweeps, result.pivots += second.pivots;
+    result.converged = second.converged, result.residual = second.residual;
+    return result;
+  }
+  for (int r = 0; r < m; ++r) rows[r].lambda = lambda_first_[r];
+  v = v_first_, mu = mu_first_;
+  result.sweeps += second.sweeps, result.pivots += second.pivots;
+  return result;
+}
+
+MixedLcpResult MixedLcp::solve_once(const ConstraintJacobian& J, ReducedSystem& system, const std::vector<Mat6>& W_blocks,
+                                    const MatX* W_dense, const VecX& b, std::vector<UnilateralRow>& rows, VecX& v,
+                                    VecX& mu, int max_sweeps, double tolerance) {
   const int n = J.bodies;
   const int m = static_cast<int>(rows.size());
   // v_bil = v_free + W Jᵀ A⁻¹ b (header).

@@ -47,6 +47,15 @@
 // their eight tangent rows) share their load instead of making it singular; what they share is Z's null
 // space, which moves no velocity.
 //
+// Leads (issue 15, compliant_unilateral.cpp's "Slip and twist"). A contact patch's friction rows are a frame
+// whose first row e₁ lies along the patch's twist; while it slides, maximal dissipation on the limit
+// surface puts the whole friction wrench on e₁, but as a box the other rows still hold their rates at 0 with
+// up to their own bound (a spinning box's spin decays 3× faster than its slide, and the turn row held the
+// ratio: |f| = μN and |τ| = μρN together). So a row with a `lead` yields: when the solution leaves its lead
+// at the lead's bound (sliding) while the row pushes, the LCP is solved again, warm-started, with such rows'
+// bounds 0. That solution is kept if every lead is still at its bound; otherwise (the patch stops within
+// the step, which the box holds) the first.
+//
 // At the cap. PGS stopped by `max_sweeps` still counts as converged (an approximate solution) when its
 // last sweep changed no row's velocity by more than kCapResidual of the largest velocity any row's
 // impulse makes, max_r |λ_r| Z_rr: the impulses then move by under 0.1 % per sweep. Piles, boxes on
@@ -77,6 +86,9 @@ struct UnilateralRow {
   int normal = -1;     ///< a friction row: the index of its (first) normal row; ±friction·Σλ_n bounds it
   int normals = 1;     ///< a friction row: how many normal rows from `normal` on (a contact patch's points)
   double friction = 0.0;
+  /// A friction row that yields to a lead (header, "Leads"): the index of its patch's sliding row, whose
+  /// bound, once met, leaves this row none.
+  int lead = -1;
   double lambda = 0.0; ///< in: the warm start; out: the solution
 };
 
@@ -102,6 +114,16 @@ class MixedLcp {
   void set_pivoting_rows(int rows) { pivoting_rows_ = rows; }
 
  private:
+  /// solve() with every row's bounds as given (leads not applied).
+  MixedLcpResult solve_once(const ConstraintJacobian& J, ReducedSystem& system, const std::vector<Mat6>& W_blocks,
+                            const MatX* W_dense, const VecX& b, std::vector<UnilateralRow>& rows, VecX& v, VecX& mu,
+                            int max_sweeps, double tolerance);
+  /// Whether row r's lead is at its bound (header, "Leads").
+  static bool lead_sliding(const std::vector<UnilateralRow>& rows, int r);
+  // Leads: the first solution, kept while the second is tried.
+  VecX v_entry_, v_first_, mu_first_;
+  std::vector<double> lambda_first_, friction_first_;
+  std::vector<int> yielding_;
   /// The connected components of Z (header, "Pivoting"): component_rows_ from component_begin_[c] to
   /// component_begin_[c + 1], each in the rows' order.
   void find_components(int m, int bodies);
