@@ -11,7 +11,8 @@
 //   - filters (DESIGN §3): no candidate joins two bodies whose group/mask bits exclude each other,
 //     bodies joined with collide_connected false (no_contact_with), two fixed or kinematic bodies, or a
 //     body with itself;
-//   - form: sorted, unique, indices in range, edge–edge with body_a < body_b.
+//   - form: sorted, unique, indices in range, edge–edge with body_a < body_b;
+//   - the incremental broad phase (broad_phase.hpp) gives the full rebuild's list on random motions.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 
 #include "affix/geometry/primitives.hpp"
 #include "affix/solvers/contact/body_contact_model.hpp"
+#include "affix/solvers/contact/broad_phase.hpp"
 #include "affix/solvers/contact/contact_candidates.hpp"
 
 namespace affix {
@@ -342,6 +344,47 @@ TEST_P(CandidatesVsBruteForce, BodyContactModelFindsTheClosestPairAndItsDistance
     const std::array<int, 2> pair{std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
     EXPECT_TRUE(std::binary_search(swept_pairs.begin(), swept_pairs.end(), pair)) << pair[0] << "–" << pair[1];
   }
+}
+
+// The incremental broad phase (broad_phase.hpp) against a full rebuild: a sequence of proximity and
+// swept lists in which random subsets of the bodies move (sometimes none, sometimes all) must give
+// find_contact_candidates' list element for element, and keep the pairs of bodies that held still.
+TEST_P(CandidatesVsBruteForce, IncrementalBroadPhaseEqualsAFullRebuildOnRandomMotions) {
+  std::mt19937 rng(GetParam().seed + 3000);
+  std::vector<AffineBody> bodies = mixed_bodies(rng);
+  if (GetParam().filters) apply_filters(bodies);
+  const int n = static_cast<int>(bodies.size());
+  const Edges edges = body_edges(bodies);
+  const DofLayout layout = affine_layout(bodies);
+  const double margin = 0.02;
+  BroadPhase broad(bodies, layout, edges, margin);
+  VecX q = random_states(rng, n, GetParam().spread);
+  std::bernoulli_distribution moves(0.3), sweeps(0.5);
+  int kept = 0, rounds_with_pairs = 0;
+  for (int round = 0; round < 40; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    VecX dq = 0.2 * random_motion(rng, n);  // a fifth: small steps, as a Newton iteration's
+    const bool everyone = round % 10 == 9, nobody = round % 10 == 4;
+    for (int i = 0; i < n; ++i)
+      if (nobody || (!everyone && !moves(rng))) dq.segment<12>(12 * i).setZero();
+    const WorldVertices x0 = world_vertices(bodies, layout, q);
+    if (sweeps(rng)) {
+      const VecX q1 = q + dq;
+      const WorldVertices x1 = world_vertices(bodies, layout, q1);
+      ASSERT_EQ(broad.update(q, &q1, x0, &x1), find_contact_candidates(bodies, edges, x0, &x1, margin));
+      q = q1;  // the line search takes the whole step
+    } else {
+      const auto full = find_contact_candidates(bodies, edges, x0, nullptr, margin);
+      ASSERT_EQ(broad.update(q, nullptr, x0, nullptr), full);
+      ASSERT_EQ(broad.update(q, nullptr, x0, nullptr), full);  // asked again: nothing moved
+      EXPECT_EQ(broad.paired_pairs(), 0) << "nothing moved, yet pairs were paired again";
+      q += dq;
+    }
+    kept += broad.kept_pairs();
+    rounds_with_pairs += broad.kept_pairs() + broad.paired_pairs() > 0;
+  }
+  EXPECT_GT(rounds_with_pairs, 10) << "the scene must have near pairs, or the check is empty";
+  EXPECT_GT(kept, 0) << "no pair was ever kept: the broad phase is not incremental";
 }
 
 INSTANTIATE_TEST_SUITE_P(RandomScenes, CandidatesVsBruteForce,

@@ -3,7 +3,8 @@
 // and the dense KKT solve, each against the dense KKT reference written in the test
 // (support/joint_systems.hpp) and against the null-space reduction, to relative 1e-10 — on chains hung
 // from the world, random trees of ball and hinge joints with a kinematic body, a chain with contact
-// couplings between non-neighbouring links and between two chains, and fixed joints (12 rows a body).
+// couplings between non-neighbouring links and between two chains, independent chains iterated side by
+// side (each island to its own tolerance), and fixed joints (12 rows a body).
 // The forest's structure (joint_forest.hpp) is checked on its own: roots, ownership of rows, and what
 // is not a forest (a loop, a row on three bodies, a body owning more than 12 rows).
 #include <gtest/gtest.h>
@@ -142,6 +143,36 @@ TEST(JointStep, ContactCouplingsAcrossTheTreeAreIteratedToTheReference) {
     std::printf("contact stiffness %g: %d conjugate-gradient steps\n", stiffness, tree.tree_report()->iterations);
     EXPECT_LE(tree.tree_report()->iterations, 2 * 5 + 1 + 2) << "rank(H − H_T) + 1 steps, and round-off's few";
   }
+}
+
+// Islands (chains that no coupling links) iterate side by side, each with its own step lengths and
+// stopping test: the iteration count is that of the island whose couplings need the most, not the sum.
+TEST(JointStep, IndependentIslandsIterateApartEachToTheReference) {
+  std::mt19937 rng(41);
+  const int chains = 4, links = 10, n = chains * links;
+  const std::vector<AffineBody> bodies = bodies_with(n);
+  const VecX q0 = random_poses(rng, n);
+  JointModel model;
+  for (int c = 0; c < chains; ++c)
+    for (int i = 0; i < links; ++i) {
+      const int b = links * c + i;
+      add_ball(model, "j" + std::to_string(b), q0, b, i == 0 ? kNoBody : b - 1, random_vector(rng, 3).head<3>());
+    }
+  // Three contacts inside each of chains 0, 1 and 2 (rank 6 each), none on chain 3.
+  std::vector<std::pair<int, int>> contacts;
+  for (int c = 0; c < 3; ++c)
+    for (const auto& [i, j] : {std::pair{0, 5}, std::pair{2, 8}, std::pair{3, 9}})
+      contacts.emplace_back(links * c + i, links * c + j);
+  const VecX q = q0 + random_vector(rng, 12 * n, 1e-3);
+  const NewtonSystem s = sparse_newton_system(rng, bodies, joint_pairs(model, contacts), 1e3, 1);
+  expect_all_methods_agree(bodies, model, q, s);
+  JointSpace tree(bodies, model, JointSolverKind::tree);
+  tree.update_targets(q);
+  step(tree, s, tree.restoration(q));
+  ASSERT_NE(tree.tree_report(), nullptr);
+  EXPECT_GT(tree.tree_report()->iterations, 0);
+  // One island's rank(H − H_T) + 1 and round-off's few; the whole scene's rank is 18.
+  EXPECT_LE(tree.tree_report()->iterations, 2 * 3 + 1 + 2);
 }
 
 TEST(JointStep, FixedJointsOwnTwelveRowsAndStillSolve) {

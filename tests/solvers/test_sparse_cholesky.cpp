@@ -2,7 +2,8 @@
 // (sparse_cholesky.hpp) against dense Eigen factorisations of the same matrix assembled here block by
 // block: random symmetric positive definite block systems with random coupling patterns, new values on
 // an unchanged pattern (the symbolic analysis is kept: symbolic_analyses() does not grow), changed
-// patterns (it is redone), the general sparse-matrix entry point, and an indefinite matrix.
+// patterns (it is redone), independent islands factorised apart (block_partition.hpp), the general
+// sparse-matrix entry point, and an indefinite matrix.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -163,12 +164,75 @@ TEST(SparseCholesky, AChangedPatternIsAnalysedAgainAndSolvedCorrectly) {
   EXPECT_EQ(solver.symbolic_analyses(), 2);
   expect_solves_like_dense(solver, random_system(rng, 4, first), rng);  // and back
   EXPECT_EQ(solver.symbolic_analyses(), 3);
-  expect_solves_like_dense(solver, random_system(rng, 5, first), rng);  // a body more, same couplings
+  // A body more, uncoupled: a part of its own, factorised densely; the coupled part keeps its analysis.
+  expect_solves_like_dense(solver, random_system(rng, 5, first), rng);
+  EXPECT_EQ(solver.symbolic_analyses(), 4) << "a new block count starts afresh";
+  expect_solves_like_dense(solver, random_system(rng, 5, first), rng);
   EXPECT_EQ(solver.symbolic_analyses(), 4);
-  expect_solves_like_dense(solver, random_system(rng, 5, {}), rng);  // no couplings at all
-  EXPECT_EQ(solver.symbolic_analyses(), 5);
+  EXPECT_EQ(solver.sparse_parts(), 1);
+  EXPECT_EQ(solver.dense_parts(), 1);
+  expect_solves_like_dense(solver, random_system(rng, 5, {}), rng);  // no couplings at all: all dense
+  EXPECT_EQ(solver.symbolic_analyses(), 4);
+  EXPECT_EQ(solver.sparse_parts(), 0);
   // Random patterns in turn, each solved right.
   for (int k = 0; k < 6; ++k) expect_solves_like_dense(solver, random_system(rng, 6, random_pattern(rng, 6, 0.5)), rng);
+}
+
+// Independent parts (block_partition.hpp): three islands, two bodies held (make_dirichlet) and one
+// lone block. Each island is solved as the whole system is (dense reference); a pattern change in one
+// island analyses that island alone; the solution with kept analyses is the one a fresh solver finds.
+TEST(SparseCholesky, IndependentIslandsAreFactorisedApartAndHeldBlocksAreNotFactorised) {
+  std::mt19937 rng(7);
+  // Islands {0, 3, 5}, {1, 4}, {2, 7, 8}, the lone block 6, and 9, 10 coupled to 8 and 2 but held.
+  const std::vector<Pair> pattern{{0, 3}, {5, 3}, {4, 1}, {2, 7}, {8, 7}, {9, 8}, {2, 10}};
+  BlockSystem s = random_system(rng, 11, pattern);
+  for (int held : {9, 10}) {
+    s.H.make_dirichlet(held);
+    s.dense.middleRows(12 * held, 12).setZero();
+    s.dense.middleCols(12 * held, 12).setZero();
+    s.dense.block<12, 12>(12 * held, 12 * held).setIdentity();
+  }
+  SparseCholesky solver;
+  expect_solves_like_dense(solver, s, rng);
+  EXPECT_EQ(solver.sparse_parts(), 3);
+  EXPECT_EQ(solver.dense_parts(), 1) << "block 6 alone";
+  EXPECT_EQ(solver.symbolic_analyses(), 3);
+
+  // New values on the same pattern keep every analysis; a new coupling in one island (5–0) re-analyses
+  // that island only; a coupling joining two islands (4–5) makes one part of them.
+  const auto with_held = [&](std::vector<Pair> p) {
+    BlockSystem t = random_system(rng, 11, p);
+    for (int held : {9, 10}) {
+      t.H.make_dirichlet(held);
+      t.dense.middleRows(12 * held, 12).setZero();
+      t.dense.middleCols(12 * held, 12).setZero();
+      t.dense.block<12, 12>(12 * held, 12 * held).setIdentity();
+    }
+    return t;
+  };
+  expect_solves_like_dense(solver, with_held(pattern), rng);
+  EXPECT_EQ(solver.symbolic_analyses(), 3);
+  std::vector<Pair> more = pattern;
+  more.push_back({5, 0});
+  const BlockSystem t = with_held(more);
+  expect_solves_like_dense(solver, t, rng);
+  EXPECT_EQ(solver.symbolic_analyses(), 4);
+  more.push_back({4, 5});
+  expect_solves_like_dense(solver, with_held(more), rng);
+  EXPECT_EQ(solver.symbolic_analyses(), 5);
+  EXPECT_EQ(solver.sparse_parts(), 2);
+
+  // Kept analyses against a fresh solver on the same matrix: the same factorisation, so the same x.
+  expect_solves_like_dense(solver, t, rng);
+  EXPECT_EQ(solver.symbolic_analyses(), 6) << "back to the pattern before the join";
+  expect_solves_like_dense(solver, t, rng);
+  EXPECT_EQ(solver.symbolic_analyses(), 6);
+  SparseCholesky fresh;
+  ASSERT_TRUE(fresh.factorize(t.H));
+  const VecX b = random_vector(rng, 12 * 11);
+  const VecX kept = solver.solve(b), anew = fresh.solve(b);
+  EXPECT_LT(relative_error(kept, anew), 1e-14);
+  EXPECT_TRUE(kept.segment<12>(12 * 9) == b.segment<12>(12 * 9)) << "held rows: x = b exactly";
 }
 
 /// A random sparse SPD matrix (not block structured): a random symmetric sparse part plus a dominant
@@ -215,8 +279,8 @@ TEST(SparseCholesky, GeneralSparseMatricesSolveLikeDenseAndKeepTheirAnalysisWhil
   check(random_sparse_spd(rng, n, random_scalar_pattern(rng, n, 80)));
   EXPECT_EQ(solver.symbolic_analyses(), 2);
 
-  // Switching between the block and the general entry points always analyses again: the stored
-  // structure of one says nothing about the other.
+  // The block and the general entry points keep separate analyses: switching between them analyses
+  // neither again while its own pattern holds.
   const std::vector<Pair> blocks_pattern{{0, 1}, {2, 1}};
   expect_solves_like_dense(solver, random_system(rng, 3, blocks_pattern), rng);
   EXPECT_EQ(solver.symbolic_analyses(), 3);
@@ -224,7 +288,9 @@ TEST(SparseCholesky, GeneralSparseMatricesSolveLikeDenseAndKeepTheirAnalysisWhil
   check(random_sparse_spd(rng, n, again));
   EXPECT_EQ(solver.symbolic_analyses(), 4);
   expect_solves_like_dense(solver, random_system(rng, 3, blocks_pattern), rng);
-  EXPECT_EQ(solver.symbolic_analyses(), 5);
+  EXPECT_EQ(solver.symbolic_analyses(), 4);
+  check(random_sparse_spd(rng, n, again));
+  EXPECT_EQ(solver.symbolic_analyses(), 4);
 }
 
 TEST(SparseCholesky, AnIndefiniteMatrixIsRefusedAndAnSpdOneAfterItStillSolves) {

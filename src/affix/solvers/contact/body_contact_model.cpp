@@ -116,7 +116,11 @@ Eigen::Matrix<double, 3, 2> tangent_basis(const Vec3& n) {
 }  // namespace
 
 BodyContactModel::BodyContactModel(const std::vector<AffineBody>& bodies, double dhat)
-    : bodies_(bodies), layout_(affine_layout(bodies)), edges_(body_edges(bodies)), dhat_(dhat) {}
+    : bodies_(bodies),
+      layout_(affine_layout(bodies)),
+      edges_(body_edges(bodies)),
+      dhat_(dhat),
+      broad_phase_(bodies, layout_, edges_, dhat) {}
 
 void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
   if (!dq && proximity_q_.size() == q.size() && proximity_q_ == q) {
@@ -132,14 +136,14 @@ void BodyContactModel::update_candidates(const VecX& q, const VecX* dq) {
   x_.move_to(bodies_, layout_, q);
   previous_candidates_.swap(candidates_);
   if (!dq) {
-    candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), nullptr, dhat_);
+    candidates_ = broad_phase_.update(q, nullptr, x_.vertices(), nullptr);
     proximity_q_ = q;
     proximity_candidates_ = candidates_;
     candidates_are_proximity_ = true;
   } else {
     q_end_ = q + *dq;
     x_end_.move_to(bodies_, layout_, q_end_);
-    candidates_ = find_contact_candidates(bodies_, edges_, x_.vertices(), &x_end_.vertices(), dhat_);
+    candidates_ = broad_phase_.update(q, &q_end_, x_.vertices(), &x_end_.vertices());
     candidates_are_proximity_ = false;
   }
   keep_reductions();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "affix/model/records.hpp"
+#include "affix/solvers/contact/broad_phase.hpp"
 #include "affix/solvers/contact/contact_evaluation.hpp"
 #include "affix/solvers/contact/contact_stencils.hpp"
 #include "affix/solvers/linear/block_hessian.hpp"
@@ -40,6 +41,8 @@ class BodyContactModel {
   void update_candidates(const VecX& q, const VecX* dq);
   /// How many times update_candidates ran the broad phase (for tests and profiles).
   int candidate_builds() const { return candidate_builds_; }
+  /// The incremental broad phase behind update_candidates (broad_phase.hpp).
+  const BroadPhase& broad_phase() const { return broad_phase_; }
   /// Body pairs of the current candidates (both bodies dynamic or not).
   std::vector<std::array<int, 2>> candidate_body_pairs() const;
 
@@ -93,6 +96,7 @@ class BodyContactModel {
   DofLayout layout_;  // the bodies' stacked layout (affine)
   std::vector<std::vector<std::array<int, 2>>> edges_;
   double dhat_;
+  BroadPhase broad_phase_;  // after edges_ and layout_, which it refers to
   std::vector<ContactCandidate> candidates_;
   // The last proximity build, restored when proximity candidates are asked for at its q again.
   VecX proximity_q_;

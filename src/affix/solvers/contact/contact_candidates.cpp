@@ -13,34 +13,6 @@
 namespace affix {
 namespace {
 
-/// Boxes of one body's primitives over the step, inflated by the margin.
-struct PrimitiveBoxes {
-  std::vector<Aabb> vertices, edges, faces;
-};
-
-PrimitiveBoxes primitive_boxes(const AffineBody& body, const std::vector<std::array<int, 2>>& edges,
-                               const std::vector<Vec3>& x0, const std::vector<Vec3>* x1, double margin) {
-  PrimitiveBoxes boxes;
-  boxes.vertices.resize(x0.size());
-  for (std::size_t v = 0; v < x0.size(); ++v) {
-    boxes.vertices[v].extend(x0[v]);
-    if (x1) boxes.vertices[v].extend((*x1)[v]);
-    boxes.vertices[v].inflate(margin);
-  }
-  for (const auto& e : edges) {
-    Aabb box = boxes.vertices[e[0]];
-    box.extend(boxes.vertices[e[1]]);
-    boxes.edges.push_back(box);
-  }
-  for (const auto& f : body.mesh->faces) {
-    Aabb box = boxes.vertices[f[0]];
-    box.extend(boxes.vertices[f[1]]);
-    box.extend(boxes.vertices[f[2]]);
-    boxes.faces.push_back(box);
-  }
-  return boxes;
-}
-
 Aabb overlap(const Aabb& a, const Aabb& b) {
   Aabb o;
   o.min = a.min.cwiseMax(b.min);
@@ -81,6 +53,52 @@ void pair_within(const std::vector<Aabb>& queries, const std::vector<Aabb>& targ
 
 }  // namespace
 
+Aabb body_box(const std::vector<Vec3>& x0, const std::vector<Vec3>* x1, double margin) {
+  Aabb box;
+  for (const Vec3& x : x0) box.extend(x);
+  if (x1)
+    for (const Vec3& x : *x1) box.extend(x);
+  box.inflate(margin);
+  return box;
+}
+
+void primitive_boxes(const AffineBody& body, const std::vector<std::array<int, 2>>& edges,
+                     const std::vector<Vec3>& x0, const std::vector<Vec3>* x1, double margin,
+                     PrimitiveBoxes& boxes) {
+  boxes.vertices.resize(x0.size());
+  for (std::size_t v = 0; v < x0.size(); ++v) {
+    boxes.vertices[v] = Aabb{};
+    boxes.vertices[v].extend(x0[v]);
+    if (x1) boxes.vertices[v].extend((*x1)[v]);
+    boxes.vertices[v].inflate(margin);
+  }
+  boxes.edges.resize(edges.size());
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    boxes.edges[k] = boxes.vertices[edges[k][0]];
+    boxes.edges[k].extend(boxes.vertices[edges[k][1]]);
+  }
+  const auto& faces = body.mesh->faces;
+  boxes.faces.resize(faces.size());
+  for (std::size_t k = 0; k < faces.size(); ++k) {
+    boxes.faces[k] = boxes.vertices[faces[k][0]];
+    boxes.faces[k].extend(boxes.vertices[faces[k][1]]);
+    boxes.faces[k].extend(boxes.vertices[faces[k][2]]);
+  }
+}
+
+void pair_candidates(int a, int b, const Aabb& box_a, const Aabb& box_b, const PrimitiveBoxes& prims_a,
+                     const PrimitiveBoxes& prims_b, std::vector<ContactCandidate>& out) {
+  const Aabb region = overlap(box_a, box_b);  // the i-AABB
+  const std::size_t first = out.size();
+  pair_within(prims_a.vertices, prims_b.faces, region,
+              [&](int v, int f) { out.push_back({CandidateKind::vertex_face, a, v, b, f}); });
+  pair_within(prims_b.vertices, prims_a.faces, region,
+              [&](int v, int f) { out.push_back({CandidateKind::vertex_face, b, v, a, f}); });
+  pair_within(prims_a.edges, prims_b.edges, region,
+              [&](int ea, int eb) { out.push_back({CandidateKind::edge_edge, a, ea, b, eb}); });
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+}
+
 WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const DofLayout& layout, const VecX& q) {
   WorldVertices x(bodies.size());
   tbb::parallel_for(0, static_cast<int>(bodies.size()), [&](int i) {
@@ -101,12 +119,7 @@ std::vector<ContactCandidate> find_contact_candidates(
     const WorldVertices& x0, const WorldVertices* x1, double margin) {
   const int n = static_cast<int>(bodies.size());
   std::vector<Aabb> boxes(n);
-  tbb::parallel_for(0, n, [&](int i) {
-    for (const Vec3& x : x0[i]) boxes[i].extend(x);
-    if (x1)
-      for (const Vec3& x : (*x1)[i]) boxes[i].extend(x);
-    boxes[i].inflate(margin);
-  });
+  tbb::parallel_for(0, n, [&](int i) { boxes[i] = body_box(x0[i], x1 ? &(*x1)[i] : nullptr, margin); });
 
   std::vector<std::array<int, 2>> body_pairs;
   for_each_overlapping_pair(std::span<const Aabb>(boxes), 0, [&](int i, int j) {
@@ -124,21 +137,13 @@ std::vector<ContactCandidate> find_contact_candidates(
   std::vector<PrimitiveBoxes> prims(n);
   tbb::parallel_for(0, static_cast<int>(needed.size()), [&](int k) {
     const int i = needed[k];
-    prims[i] = primitive_boxes(bodies[i], edges[i], x0[i], x1 ? &(*x1)[i] : nullptr, margin);
+    primitive_boxes(bodies[i], edges[i], x0[i], x1 ? &(*x1)[i] : nullptr, margin, prims[i]);
   });
 
   std::vector<std::vector<ContactCandidate>> per_pair(body_pairs.size());
   tbb::parallel_for(0, static_cast<int>(body_pairs.size()), [&](int k) {
     const auto [a, b] = body_pairs[k];
-    const Aabb region = overlap(boxes[a], boxes[b]);  // the i-AABB
-    auto& out = per_pair[k];
-    pair_within(prims[a].vertices, prims[b].faces, region,
-                [&](int v, int f) { out.push_back({CandidateKind::vertex_face, a, v, b, f}); });
-    pair_within(prims[b].vertices, prims[a].faces, region,
-                [&](int v, int f) { out.push_back({CandidateKind::vertex_face, b, v, a, f}); });
-    pair_within(prims[a].edges, prims[b].edges, region,
-                [&](int ea, int eb) { out.push_back({CandidateKind::edge_edge, a, ea, b, eb}); });
-    std::sort(out.begin(), out.end());
+    pair_candidates(a, b, boxes[a], boxes[b], prims[a], prims[b], per_pair[k]);
   });
   std::vector<ContactCandidate> all;
   for (auto& list : per_pair) all.insert(all.end(), list.begin(), list.end());

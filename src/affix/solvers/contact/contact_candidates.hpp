@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "affix/body/affine_body.hpp"
+#include "affix/geometry/aabb.hpp"
 
 namespace affix {
 
@@ -32,6 +33,23 @@ WorldVertices world_vertices(const std::vector<AffineBody>& bodies, const DofLay
 
 /// The unique edges of every body's mesh (mesh_edges), computed once per run.
 std::vector<std::vector<std::array<int, 2>>> body_edges(const std::vector<AffineBody>& bodies);
+
+/// One body's box of its vertices at x0 (and x1 when sweeping), inflated by the margin: stage 1.
+Aabb body_box(const std::vector<Vec3>& x0, const std::vector<Vec3>* x1, double margin);
+
+/// Boxes of one body's primitives over the step, inflated by the margin.
+struct PrimitiveBoxes {
+  std::vector<Aabb> vertices, edges, faces;
+};
+/// Fills `boxes` (its capacity kept: no allocation once the sizes have been seen).
+void primitive_boxes(const AffineBody& body, const std::vector<std::array<int, 2>>& edges,
+                     const std::vector<Vec3>& x0, const std::vector<Vec3>* x1, double margin,
+                     PrimitiveBoxes& boxes);
+
+/// Stage 3 for the body pair a < b: appends their candidates, sorted, to `out`, from the bodies'
+/// boxes and their primitives' boxes. A function of those boxes alone (so of the two bodies' states).
+void pair_candidates(int a, int b, const Aabb& box_a, const Aabb& box_b, const PrimitiveBoxes& prims_a,
+                     const PrimitiveBoxes& prims_b, std::vector<ContactCandidate>& out);
 
 /// Candidates between the bodies' primitives at positions x0, swept to x1 when given, with boxes
 /// inflated by `margin`. Sorted, so the result does not depend on thread scheduling.

@@ -1,6 +1,7 @@
 #include "affix/solvers/ipc/joint_step.hpp"
 
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 
 #include "affix/solvers/ipc/joint_space.hpp"
@@ -17,6 +18,40 @@ void multiply(const BlockHessian& H, const VecX& x, VecX& y) {
   }
 }
 
+// Bodies linked by a forest edge or a non-zero coupling of H share an island: H, the tree solve and
+// the rows are block-diagonal across islands, so the iteration below is one conjugate-gradient
+// iteration per island, run side by side.
+void TreeStep::label_islands(const BlockHessian& H) {
+  const int n = H.block_count();
+  island_of_.resize(n);
+  for (int i = 0; i < n; ++i) island_of_[i] = i;
+  const auto root = [&](int i) {
+    while (island_of_[i] != i) i = island_of_[i] = island_of_[island_of_[i]];
+    return i;
+  };
+  const auto join = [&](int a, int b) {
+    a = root(a), b = root(b);
+    if (a != b) island_of_[std::max(a, b)] = std::min(a, b);
+  };
+  for (int i = 0; i < n; ++i)
+    if (tree_.forest().parent(i) >= 0) join(i, tree_.forest().parent(i));
+  for (const auto& [key, block] : H.couplings())
+    if (!block.isZero(0.0)) join(key.first, key.second);
+  island_index_.resize(n);
+  for (int i = 0; i < n; ++i) island_index_[i] = root(i);
+  island_count_ = 0;
+  for (int i = 0; i < n; ++i) {  // a root is its island's smallest body: numbered before its members
+    const int r = island_index_[i];
+    island_of_[i] = r == i ? island_count_++ : island_of_[r];
+  }
+}
+
+void TreeStep::island_dots(const VecX& a, const VecX& b, std::vector<double>& out) const {
+  out.assign(island_count_, 0.0);
+  for (int i = 0; i < static_cast<int>(island_of_.size()); ++i)
+    out[island_of_[i]] += a.segment<12>(12 * i).dot(b.segment<12>(12 * i));
+}
+
 bool TreeStep::solve(const BlockHessian& H, const VecX& g, const VecX& e, VecX& dq) {
   report_ = {};
   if (!tree_.factorize(H)) {
@@ -29,38 +64,67 @@ bool TreeStep::solve(const BlockHessian& H, const VecX& g, const VecX& e, VecX& 
     if (!tree_.forest().is_edge(key.first, key.second) && !block.isZero(0.0)) off_tree = true;
   if (!off_tree) return true;
 
-  // Preconditioned conjugate gradients on the rows' null space (header). s = tree_.solve(r, 0) is −M r,
-  // the preconditioned steepest-descent direction, with C s = 0; so every iterate keeps C Δq = e.
+  // Preconditioned conjugate gradients on the rows' null space (header), island by island: each island
+  // has its own step lengths and its own stopping test, relative to its own energy scale, so islands
+  // without couplings across their trees stop at once and the others take the iterations their own
+  // couplings need, not the sum over the scene. s = tree_.solve(r, 0) is −M r, the preconditioned
+  // steepest-descent direction, with C s = 0; so every iterate keeps C Δq = e.
+  label_islands(H);
+  const int n = H.block_count();
   zero_.setZero(e.size());
   multiply(H, dq, r_);
-  const double scale = std::abs(dq.dot(r_));
+  island_dots(dq, r_, scale_);
   r_ += g;
   add_row_forces(lambda_, r_);  // = (H − H_T)Δq₀: the couplings across the forest alone
   tree_.solve(r_, zero_, s_, &lambda_);
   add_row_forces(lambda_, r_);
   d_ = s_;
-  double rz = -r_.dot(s_);
-  const double target = kTolerance * kTolerance * scale;
-  while (!(rz <= target)) {
-    if (report_.iterations == kMaxIterations || !std::isfinite(rz)) {
-      report_.converged = false;
-      return false;
+  island_dots(r_, s_, rz_);
+  std::vector<char> active(island_count_, 0);
+  bool any = false;
+  for (int k = 0; k < island_count_; ++k) {
+    rz_[k] = -rz_[k];
+    active[k] = !(rz_[k] <= kTolerance * kTolerance * std::abs(scale_[k]));
+    any = any || active[k];
+  }
+  while (any) {
+    for (int k = 0; k < island_count_; ++k) {
+      if (active[k] && (report_.iterations == kMaxIterations || !std::isfinite(rz_[k]))) {
+        report_.converged = false;
+        return false;
+      }
     }
     ++report_.iterations;
     multiply(H, d_, Hd_);
-    const double curvature = d_.dot(Hd_);
-    if (!(curvature > 0.0)) {
-      report_.converged = false;
-      return false;
+    island_dots(d_, Hd_, curvature_);
+    for (int k = 0; k < island_count_; ++k) {
+      if (active[k] && !(curvature_[k] > 0.0)) {
+        report_.converged = false;
+        return false;
+      }
     }
-    const double alpha = rz / curvature;
-    dq += alpha * d_;
-    r_ += alpha * Hd_;
+    for (int i = 0; i < n; ++i) {
+      const int k = island_of_[i];
+      if (!active[k]) continue;
+      const double alpha = rz_[k] / curvature_[k];
+      dq.segment<12>(12 * i) += alpha * d_.segment<12>(12 * i);
+      r_.segment<12>(12 * i) += alpha * Hd_.segment<12>(12 * i);
+    }
     tree_.solve(r_, zero_, s_, &lambda_);
     add_row_forces(lambda_, r_);
-    const double rz_next = -r_.dot(s_);
-    d_ = s_ + (rz_next / rz) * d_;
-    rz = rz_next;
+    island_dots(r_, s_, rz_next_);
+    any = false;
+    for (int i = 0; i < n; ++i) {
+      const int k = island_of_[i];
+      if (active[k]) d_.segment<12>(12 * i) = s_.segment<12>(12 * i) + (-rz_next_[k] / rz_[k]) * d_.segment<12>(12 * i);
+      else d_.segment<12>(12 * i).setZero();  // a stopped island takes no further step
+    }
+    for (int k = 0; k < island_count_; ++k) {
+      if (!active[k]) continue;
+      rz_[k] = -rz_next_[k];
+      active[k] = !(rz_[k] <= kTolerance * kTolerance * std::abs(scale_[k]));
+      any = any || active[k];
+    }
   }
   return true;
 }

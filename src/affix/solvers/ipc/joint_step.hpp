@@ -27,11 +27,12 @@ void multiply(const BlockHessian& H, const VecX& x, VecX& y);
 class TreeStep {
  public:
   struct Report {
-    int iterations = 0;      ///< conjugate-gradient steps after the first tree solve
+    int iterations = 0;      ///< conjugate-gradient steps after the first tree solve (of the island
+                             ///< that took the most: islands iterate side by side, each on its own)
     bool converged = true;
   };
-  /// Stop when rᵀM r ≤ tolerance² × the step's energy scale |Δq₀ᵀHΔq₀| (r the residual, M the tree
-  /// solve): a relative error of about `tolerance` in H's norm. The residual is kept free of its
+  /// Stop an island when its rᵀM r ≤ tolerance² × its step's energy scale |Δq₀ᵀHΔq₀| (r the residual,
+  /// M the tree solve, both over the island's bodies): a relative error of about `tolerance` in H's norm. The residual is kept free of its
   /// component along the rows' forces Cᵀλ (the "residual update" of Gould, Hribar & Nocedal 2001), which
   /// the projection removes anyway but which would otherwise dominate r and, by cancellation, cap the
   /// attainable accuracy near √ε.
@@ -50,11 +51,18 @@ class TreeStep {
  private:
   /// r += Cᵀλ.
   void add_row_forces(const VecX& lambda, VecX& r) const;
+  /// island_of_[b]: b's island (forest edges and H's non-zero couplings), numbered from 0.
+  void label_islands(const BlockHessian& H);
+  /// out[k] = Σ over island k's bodies of aᵀb.
+  void island_dots(const VecX& a, const VecX& b, std::vector<double>& out) const;
 
   TreeKkt tree_;
   std::vector<SparseRow> rows_;
   Report report_;
   VecX r_, s_, d_, Hd_, zero_, lambda_;  // reused between solves
+  std::vector<int> island_of_, island_index_;  // island_index_: scratch (each body's root)
+  int island_count_ = 0;
+  std::vector<double> scale_, rz_, rz_next_, curvature_;  // per island
 };
 
 /// The dense KKT step (header: `dense`); false when the LU's residual shows the system singular.
