@@ -12,6 +12,7 @@
 // proximity set instead of building one more. Vertex positions and each candidate's reduction to its
 // stencil are cached per evaluation point (contact_evaluation.hpp): asking again at the same q, or at
 // a q where only some bodies moved, recomputes only what those bodies change.
+#include "affix/energy/friction.hpp"
 #include <vector>
 
 #include "affix/model/records.hpp"
@@ -29,6 +30,8 @@ struct PairFriction {
   Eigen::Matrix<double, 3, 2> tangent;
   double mu_lambda = 0.0;
   std::array<Vec3, 4> x_start{};
+  /// The Newton Hessian's choice between iterates (friction.hpp); not part of the energy.
+  mutable SlipHistory history;
 };
 
 class BodyContactModel {
