@@ -12,9 +12,9 @@
 // proximity set instead of building one more. Vertex positions and each candidate's reduction to its
 // stencil are cached per evaluation point (contact_evaluation.hpp): asking again at the same q, or at
 // a q where only some bodies moved, recomputes only what those bodies change.
-#include "affix/energy/friction.hpp"
 #include <vector>
 
+#include "affix/energy/friction.hpp"
 #include "affix/model/records.hpp"
 #include "affix/solvers/contact/contact_evaluation.hpp"
 #include "affix/solvers/contact/contact_stencils.hpp"
@@ -30,7 +30,8 @@ struct PairFriction {
   Eigen::Matrix<double, 3, 2> tangent;
   double mu_lambda = 0.0;
   std::array<Vec3, 4> x_start{};
-  /// The Newton Hessian's choice between iterates (friction.hpp); not part of the energy.
+  /// The Newton Hessian's choice between iterates (friction.hpp); not part of the energy. Mutable:
+  /// written where the derivatives are evaluated, each contact by one task, so deterministic.
   mutable SlipHistory history;
 };
 

@@ -79,7 +79,7 @@ std::vector<GroundFrictionContact> GroundContactModel::lag_friction(int i, const
     const double d = ground_distance(qi_lag, x_bar, ground_->height);
     if (d >= dhat_) continue;
     const double lambda = -kappa * barrier_first_derivative(d, dhat_);
-    contacts.push_back({v, mu * lambda, world_point(qi_start, x_bar)});
+    contacts.push_back({v, mu * lambda, world_point(qi_start, x_bar), {}});
   }
   return contacts;
 }

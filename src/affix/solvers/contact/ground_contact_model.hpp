@@ -5,11 +5,11 @@
 // the distance is linear in q). A stencil touches one body, so the model works body by body, and each
 // call adds to the caller's running sums in vertex order — the body's own terms (inertia,
 // orthogonality, loads) and its ground stencils then sum in one fixed order on any thread count.
-#include "affix/energy/friction.hpp"
 #include <optional>
 #include <vector>
 
 #include "affix/body/affine_body.hpp"
+#include "affix/energy/friction.hpp"
 #include "affix/model/records.hpp"
 #include "affix/scene/scene.hpp"
 
@@ -20,7 +20,8 @@ struct GroundFrictionContact {
   int vertex = 0;
   double mu_lambda = 0.0;  ///< μ·λ, λ the normal force (N) at the lag point
   Vec3 x_start;            ///< world position at the start of the step
-  /// The Newton Hessian's choice between iterates (friction.hpp); not part of the energy.
+  /// The Newton Hessian's choice between iterates (friction.hpp); not part of the energy. Mutable:
+  /// written where the derivatives are evaluated, each contact by one task, so deterministic.
   mutable SlipHistory history;
 };
 
