@@ -88,8 +88,8 @@ TEST(Friction, NewtonHessianMajorizesTheEnergy) {
 }
 
 // The Newton Hessian's form per iterate (friction.hpp, friction_newton_form): exact in the smoothed
-// zone; for a sliding contact the majorizer until its slip has kept its direction over two iterates,
-// then exact along the slip; the majorizer for good once the slip has turned back.
+// zone; for a sliding contact the majorizer until its slip has kept its direction and at least half its
+// size over two iterates, then exact along the slip; the majorizer for good once the slip has turned back.
 TEST(Friction, NewtonFormIsExactWhereTheSlipKeepsItsDirection) {
   const Vec2 along(0.6, 0.8);
   SlipHistory sticking;
@@ -105,6 +105,11 @@ TEST(Friction, NewtonFormIsExactWhereTheSlipKeepsItsDirection) {
   EXPECT_EQ(friction_newton_form(-4 * kEps * along, kEps, sliding), FrictionHessian::majorizer);
   EXPECT_EQ(friction_newton_form(-3 * kEps * along, kEps, sliding), FrictionHessian::majorizer);
   EXPECT_EQ(friction_newton_form(-0.5 * kEps * along, kEps, sliding), FrictionHessian::exact) << "smooth zone";
+
+  SlipHistory stopping;  // more than halved: fast under the majorizer, or coming to rest
+  EXPECT_EQ(friction_newton_form(40 * kEps * along, kEps, stopping), FrictionHessian::majorizer);
+  EXPECT_EQ(friction_newton_form(15 * kEps * along, kEps, stopping), FrictionHessian::majorizer);
+  EXPECT_EQ(friction_newton_form(10 * kEps * along, kEps, stopping), FrictionHessian::exact);
 
   SlipHistory starting;  // from sticking into sliding: its direction is new
   EXPECT_EQ(friction_newton_form(0.5 * kEps * along, kEps, starting), FrictionHessian::exact);

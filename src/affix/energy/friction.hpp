@@ -27,10 +27,12 @@
 // thirds of that excess friction's.
 // SlipHistory chooses per contact and Newton iterate (friction_newton_form): the exact Hessian where it
 // is safe — in the smoothed zone y < ε, where D is C² and its Hessian Lipschitz, and for a contact
-// that slid (y ≥ ε) at the last iterate too, in the same direction — so a sliding contact reaches its
-// Coulomb slip in one step; the majorizer for a contact that starts to slide (its direction is not
-// known yet) and for one whose slip has reversed during this solve (it is coming to rest: the exact
-// step would overshoot u = 0 again).
+// that slid (y ≥ ε) at the last iterate too, in the same direction, keeping at least half of that
+// slip (the majorizer's slow regime) — so a sliding contact reaches its Coulomb slip in one step; the
+// majorizer for a contact that starts to slide (its direction is not known yet), for one whose slip
+// more than halved (converging fast, or coming to rest, where the exact step would overshoot u = 0:
+// on the light wrecking ball without this test 1.69 energy evaluations per iteration, with it 1.48)
+// and for one whose slip has reversed during this solve.
 #include "affix/math/types.hpp"
 
 namespace affix {
