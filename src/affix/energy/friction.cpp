@@ -30,4 +30,16 @@ FrictionStencil friction_potential(const Vec2& u, double mu_lambda, double eps, 
   return s;
 }
 
+FrictionHessian friction_newton_form(const Vec2& u, double eps, SlipHistory& history) {
+  const bool kept_direction = history.seen && u.dot(history.last) > 0.0;
+  // Slid at the last iterate, and kept at least half that slip: the majorizer's slow regime. A slip
+  // that more than halved is converging fast under the majorizer, or coming to rest.
+  const bool slid_before = history.seen && history.last.norm() >= eps && u.norm() >= 0.5 * history.last.norm();
+  if (history.seen && u.dot(history.last) < 0.0) history.reversed = true;
+  history.last = u;
+  history.seen = true;
+  if (u.norm() < eps) return FrictionHessian::exact;  // D is C² here: Newton's quadratic convergence
+  return kept_direction && slid_before && !history.reversed ? FrictionHessian::exact : FrictionHessian::majorizer;
+}
+
 }  // namespace affix

@@ -37,10 +37,14 @@ GroundStencil ground_barrier(const Vec12& q, const Vec3& x_bar, double ground_he
   return s;
 }
 
+Vec2 ground_slip(const Vec12& q, const Vec3& x_bar, const Vec3& x_start) {
+  return (world_point(q, x_bar) - x_start).head<2>();
+}
+
 GroundStencil ground_friction(const Vec12& q, const Vec3& x_bar, const Vec3& x_start,
                               double mu_lambda, double eps, FrictionHessian form) {
   const Eigen::Matrix<double, 2, 12> Gamma = tangent_jacobian(x_bar);
-  const Vec2 u = (world_point(q, x_bar) - x_start).head<2>();
+  const Vec2 u = ground_slip(q, x_bar, x_start);
   const FrictionStencil f = friction_potential(u, mu_lambda, eps, form);
   GroundStencil s;
   s.value = f.value;

@@ -26,6 +26,9 @@ double ground_distance(const Vec12& q, const Vec3& x_bar, double ground_height);
 GroundStencil ground_barrier(const Vec12& q, const Vec3& x_bar, double ground_height, double dhat,
                              double kappa);
 
+/// u: the in-plane displacement of rest point x̄ under q from x_start.
+Vec2 ground_slip(const Vec12& q, const Vec3& x_bar, const Vec3& x_start);
+
 /// μλ f₀(‖u‖) and its derivatives in q, u the in-plane displacement from x_start (world position of
 /// the vertex at the start of the step). eps = ε_v·h. `form`: the Hessian's (friction.hpp).
 GroundStencil ground_friction(const Vec12& q, const Vec3& x_bar, const Vec3& x_start,

@@ -91,10 +91,11 @@ Vec2 slip(const PairFriction& f, const Vec12& x) {
   return f.tangent.transpose() * r;
 }
 
-/// D = μλ f₀(‖u‖) in stacked vertex positions: ∂u/∂x_k = w_k Tᵀ; its Hessian the majorizer's.
+/// D = μλ f₀(‖u‖) in stacked vertex positions: ∂u/∂x_k = w_k Tᵀ; its Hessian the exact one or the
+/// majorizer, as the contact's slip history says (friction.hpp).
 StencilDerivatives friction_derivatives(const PairFriction& f, const Vec12& x, double eps) {
-  // The Newton system takes friction's majorizer (friction.hpp): no overshoot past a sticking point.
-  const FrictionStencil fs = friction_potential(slip(f, x), f.mu_lambda, eps, FrictionHessian::majorizer);
+  const Vec2 u = slip(f, x);
+  const FrictionStencil fs = friction_potential(u, f.mu_lambda, eps, friction_newton_form(u, eps, f.history));
   StencilDerivatives d;
   d.value = fs.value;
   const Vec3 g = f.tangent * fs.gradient;

@@ -14,6 +14,7 @@
 // a q where only some bodies moved, recomputes only what those bodies change.
 #include <vector>
 
+#include "affix/energy/friction.hpp"
 #include "affix/model/records.hpp"
 #include "affix/solvers/contact/broad_phase.hpp"
 #include "affix/solvers/contact/contact_evaluation.hpp"
@@ -30,6 +31,9 @@ struct PairFriction {
   Eigen::Matrix<double, 3, 2> tangent;
   double mu_lambda = 0.0;
   std::array<Vec3, 4> x_start{};
+  /// The Newton Hessian's choice between iterates (friction.hpp); not part of the energy. Mutable:
+  /// written where the derivatives are evaluated, each contact by one task, so deterministic.
+  mutable SlipHistory history;
 };
 
 class BodyContactModel {

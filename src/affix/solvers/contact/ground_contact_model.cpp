@@ -37,9 +37,10 @@ void GroundContactModel::add_derivatives(int i, const Vec12& qi, double kappa,
     h += s.hessian;
   }
   for (const auto& f : friction) {
-    // The Newton system takes friction's majorizer (friction.hpp): no overshoot past a sticking point.
-    const GroundStencil s =
-        ground_friction(qi, vertices[f.vertex], f.x_start, f.mu_lambda, friction_eps, FrictionHessian::majorizer);
+    // The exact Hessian or the majorizer, as the contact's slip history says (friction.hpp).
+    const FrictionHessian form =
+        friction_newton_form(ground_slip(qi, vertices[f.vertex], f.x_start), friction_eps, f.history);
+    const GroundStencil s = ground_friction(qi, vertices[f.vertex], f.x_start, f.mu_lambda, friction_eps, form);
     g += s.gradient;
     h += s.hessian;
   }
@@ -78,7 +79,7 @@ std::vector<GroundFrictionContact> GroundContactModel::lag_friction(int i, const
     const double d = ground_distance(qi_lag, x_bar, ground_->height);
     if (d >= dhat_) continue;
     const double lambda = -kappa * barrier_first_derivative(d, dhat_);
-    contacts.push_back({v, mu * lambda, world_point(qi_start, x_bar)});
+    contacts.push_back({v, mu * lambda, world_point(qi_start, x_bar), {}});
   }
   return contacts;
 }

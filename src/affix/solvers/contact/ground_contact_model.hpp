@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "affix/body/affine_body.hpp"
+#include "affix/energy/friction.hpp"
 #include "affix/model/records.hpp"
 #include "affix/scene/scene.hpp"
 
@@ -19,6 +20,9 @@ struct GroundFrictionContact {
   int vertex = 0;
   double mu_lambda = 0.0;  ///< μ·λ, λ the normal force (N) at the lag point
   Vec3 x_start;            ///< world position at the start of the step
+  /// The Newton Hessian's choice between iterates (friction.hpp); not part of the energy. Mutable:
+  /// written where the derivatives are evaluated, each contact by one task, so deterministic.
+  mutable SlipHistory history;
 };
 
 class GroundContactModel {

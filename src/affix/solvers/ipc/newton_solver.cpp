@@ -184,6 +184,32 @@ void add_orthogonality_correction(const IncrementalPotential& potential, const s
   }
 }
 
+/// The correction c is sized for the whole step: the orthogonality remainder is quadratic in the step,
+/// so a step α·Δq needs α²·c. Where the CCD bound α₀ along Δq + c is below 1, the line search could
+/// reach at most α₀(Δq + c), which over-corrects by (1 − α₀)·α₀·c: the body is pulled off the circle
+/// inwards, the orthogonality energy rises, and the step was halved again (on the ragdoll's first
+/// 0.57 s, 78 searches cut by CCD with a correction, 52 of them halved, 248 halvings). Such groups
+/// search along Δq + α₀·c instead (at α₀ the point α₀Δq + α₀²c), swept again so that CCD and the
+/// islands cover the new path. needs candidates swept along `direction`.
+void scale_correction_to_ccd_bound(IncrementalPotential& potential, const std::vector<AffineBody>& bodies,
+                                   const VecX& q, const VecX& dq, const BodyMask& unconverged, VecX& direction) {
+  const DofLayout& layout = potential.layout();
+  const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
+  const std::vector<double> alpha0 = island_max_steps(potential, q, direction, islands, unconverged);
+  bool scaled = false;
+  for (std::size_t k = 0; k < islands.size(); ++k) {
+    if (alpha0[k] >= 1.0) continue;
+    for (int i : islands[k]) {
+      auto d = body_segment(layout, direction, i);
+      const auto newton = body_segment(layout, dq, i);
+      if (d == newton) continue;
+      d = newton + alpha0[k] * (d - newton);
+      scaled = true;
+    }
+  }
+  if (scaled) potential.update_contact_candidates(q, &direction);
+}
+
 }  // namespace
 
 void safe_island_move(IncrementalPotential& potential, const std::vector<AffineBody>& bodies, VecX& q,
@@ -244,6 +270,8 @@ NewtonResult newton_solve(IncrementalPotential& potential, StepConstants& c, Vec
       add_orthogonality_correction(potential, bodies, q, gradient, H, dq, unconverged, c.beta_h2, joints,
                                    linear_solver, direction);
     potential.update_contact_candidates(q, &direction);
+    if (options.correction_at_ccd_bound && direction != dq)
+      scale_correction_to_ccd_bound(potential, bodies, q, dq, unconverged, direction);
     const std::vector<Island> islands = connected_islands(bodies, potential.coupled_body_pairs());
     std::vector<int> stepping;
     std::vector<char> restoring(islands.size(), 0), finishing(islands.size(), 0);

@@ -7,7 +7,7 @@
 //      linear joints its reduced form in the joint space (joint_space.hpp);
 //      then the second-order correction c of the orthogonality potential's curved valley, solved with
 //      the same matrix (orthogonality_correction.hpp); the iteration's step is Δq + c wherever that
-//      still descends, else Δq;
+//      still descends, else Δq; where CCD cuts Δq + c to α₀ < 1, Δq + α₀c (c is quadratic in the step);
 //   2. candidates swept along the step; islands = components of the dynamic bodies they link
 //      (islands.hpp). Bodies in different islands cannot come within d̂ of each other anywhere along
 //      this iteration's steps, so the incremental potential is a sum of island potentials and each
@@ -43,6 +43,7 @@ struct NewtonOptions {
   double dhat = 1e-3;
   bool adaptive_kappa = true;
   bool orthogonality_correction = true;  ///< search along Δq + c (orthogonality_correction.hpp)
+  bool correction_at_ccd_bound = true;   ///< where CCD cuts the step to α₀ < 1, along Δq + α₀c instead
   BarrierStiffnessBounds kappa_bounds;
 };
 
