@@ -32,6 +32,11 @@ void refuse_unsupported(const Model& model) {
     if (!caps.supports(j.type))
       throw InputError(file + "joints[" + std::to_string(k) + "].type: the mabd solver has no " +
                        std::string(to_string(j.type)) + " joint yet");
+    // Every mabd joint is exact (a KKT row, He 2026 §5): a penalty `stiffness` would be ignored, and a
+    // soft distance joint would run rigid without a word (hostile pass D12).
+    if (j.stiffness)
+      throw InputError(file + "joints[" + std::to_string(k) + "].stiffness: the mabd solver enforces every joint "
+                       "exactly and has no penalty spring; remove it, or run the ipc or compliant solver");
   }
 }
 
