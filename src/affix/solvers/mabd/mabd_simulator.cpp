@@ -13,6 +13,7 @@
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/solvers/mabd/body_lanes.hpp"
+#include "affix/solvers/mabd/contact_off_warning.hpp"
 #include "affix/solvers/mabd/joint_graph.hpp"
 
 namespace affix {
@@ -128,6 +129,7 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     : model_(std::move(model)), settings_(read_mabd_settings(model_->settings, model_->file)) {
   refuse_unsupported(*model_);
   check_dual_solver(*model_, settings_.dual_solver);
+  if (!settings_.body_contact) warn_when_bodies_can_touch(*model_, settings_.contact_thickness);  // hostile D4
   const double h = model_->settings.dt;
   bodies_ = affine_bodies(*model_);
   const int n = static_cast<int>(bodies_.size());
