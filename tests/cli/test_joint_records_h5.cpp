@@ -35,7 +35,8 @@ nlohmann::json chain(const std::string& solver) {
     "joints": [
       { "name": "top", "type": "ball", "body1": "a", "body2": "world", "anchor": [0, 0, 1] },
       { "name": "mid", "type": "hinge", "body1": "b, quoted", "body2": "a", "anchor": [0, 0, 0.6], "axis": [0, 1, 0] },
-      { "name": "low", "type": "prismatic", "body1": "c", "body2": "b, quoted", "anchor": [0, 0, 0.2], "axis": [0, 0, 1] }
+      { "name": "low", "type": "prismatic", "body1": "c", "body2": "b, quoted", "anchor": [0, 0, 0.2],
+        "axis": [0, 0, 1] }
     ]
   })");
   scene["settings"]["solver"] = solver;
@@ -99,8 +100,8 @@ class JointRecordsH5 : public testing::TestWithParam<const char*> {
     const fs::path file = dir_ / "scene.json";
     std::ofstream(file) << chain(GetParam()).dump(2);
     const fs::path out = dir_ / format;
-    const test::CommandResult r =
-        test::run_command({AFFIX_EXECUTABLE, "run", file.string(), "--out", out.string(), "--quiet", "--format", format});
+    const test::CommandResult r = test::run_command(
+        {AFFIX_EXECUTABLE, "run", file.string(), "--out", out.string(), "--quiet", "--format", format});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     return out;
   }

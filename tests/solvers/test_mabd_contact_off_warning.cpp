@@ -1,7 +1,8 @@
 // mabd with body contact off warns when bodies can touch (solvers/mabd/contact_off_warning.hpp, hostile
-// pass D4): a box resting 0.5 mm above another (within ξ; the start check refuses overlaps), a box dropped onto another from 0.25 m above it (it reaches it
-// after √(2·0.25/g) = 0.226 s: a run of 0.2 s does not, 0.25 s does), one thrown up first (the sweep's turning point); and not two
-// boxes side by side 0.1 m apart, nor a jointed pair whose joint excludes the pair.
+// pass D4): a box resting 0.5 mm above another (within ξ; the start check refuses overlaps), a box
+// dropped onto another from 0.25 m above it (it reaches it after √(2·0.25/g) = 0.226 s: a run of 0.2 s
+// does not, 0.25 s does), one thrown up first (the sweep's turning point); and not two boxes side by
+// side 0.1 m apart, nor a jointed pair whose joint excludes the pair.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
