@@ -1,13 +1,15 @@
 // The joint records of an `affix run --format hdf5` (io/trajectory_h5_layout.hpp, the /joint… datasets)
 // are joints.csv's numbers: the same scene run once as CSV and once as HDF5 gives, frame by frame and
 // joint by joint, the same names, anchors, axes and error, read here through HDF5's own C API (as h5py
-// would) and compared with the CSV's round-tripped text. The HDF5 run writes no joints.csv.
+// would) and compared with the CSV's round-tripped text. The HDF5 run writes no joints.csv, and `affix
+// view` draws the same joint anchors from it as from joints.csv.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -139,6 +141,22 @@ TEST_P(JointRecordsH5, EqualJointsCsvFrameByFrame) {
     EXPECT_EQ(error[k], std::stod(rows[k][17])) << "row " << k;
   }
   H5Fclose(file);
+}
+
+TEST_P(JointRecordsH5, ViewDrawsTheSameJointAnchorsFromEither) {
+  const fs::path csv_out = run("csv"), h5_out = run("hdf5");
+  const auto joint_layer = [](const fs::path& out) {
+    const test::CommandResult r = test::run_command({AFFIX_EXECUTABLE, "view", out.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(out / "view.html");
+    const std::string page((std::istreambuf_iterator<char>(in)), {});
+    const std::size_t at = page.find("\"joints\":[{");
+    EXPECT_NE(at, std::string::npos) << "no joint layer";
+    return at == std::string::npos ? std::string() : page.substr(at, 600);
+  };
+  const std::string from_csv = joint_layer(csv_out);
+  EXPECT_NE(from_csv.find("\"name\":\"low\""), std::string::npos) << from_csv;
+  EXPECT_EQ(joint_layer(h5_out), from_csv);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, JointRecordsH5, testing::Values("ipc", "mabd"));
