@@ -199,6 +199,42 @@ TEST_F(CliTest, InfoPrintsSettingsAndBodies) {
   expect_input_error(affix({"info", (dir_ / "nowhere.json").string()}), dir_ / "nowhere.json", {});
 }
 
+TEST_F(CliTest, MabdRefusesAJointStiffnessItWouldIgnore) {
+  // A soft distance joint (10 N/m) ran rigid on mabd without a word (hostile pass D12): mabd's joints
+  // are exact KKT rows, so a penalty stiffness is refused, naming its JSON path.
+  nlohmann::json scene = falling_box();
+  scene["settings"]["solver"] = "mabd";
+  scene["joints"] = nlohmann::json::parse(
+      R"([{ "name": "rope", "type": "distance", "body1": "box", "body2": "world", "anchor1": [0, 0, 0],
+            "anchor2": [0, 0, 2] }])");
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(affix({"run", write_scene(scene).string(), "--out", out.string(), "--quiet"}).exit_code, 0)
+      << "without stiffness it runs";
+  scene["joints"][0]["stiffness"] = 10.0;
+  const fs::path file = write_scene(scene);
+  expect_input_error(affix({"run", file.string(), "--out", out.string(), "--quiet"}), file,
+                     {"joints[0].stiffness: the mabd solver enforces every joint exactly"});
+}
+
+TEST_F(CliTest, InfoPrintsEverySolversSettingsWithTheGivenOnesAndTheDefaults) {
+  nlohmann::json scene = falling_box();
+  scene["settings"]["mabd"] = {{"dual_solver", "gauss_seidel"}, {"iterations", 3}};
+  scene["settings"]["compliant"] = {{"compliance", 1e-9}};
+  const fs::path file = write_scene(scene);
+  const CommandResult r = affix({"info", file.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* needle :
+       {"\nmabd           youngs_modulus 8 x each body's stiffness, poisson_ratio 0.3, iterations 3, ",
+        "dual_solver gauss_seidel, ", "body_contact false\n", "\ncompliant      stabilization inertial_damping, ",
+        "compliance 1e-09, ", "\nimpulse        position_tolerance 1e-06 m, max_iterations 50, "}) {
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle << " not in:\n" << r.out;
+  }
+  scene["settings"]["mabd"] = {{"iterations", 0}};  // read, so checked, whatever the scene's solver
+  const CommandResult bad = affix({"info", write_scene(scene).string()});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("settings.mabd.iterations"), std::string::npos) << bad.err;
+}
+
 // ---------------------------------------------------------------- run
 
 TEST_F(CliTest, RunWritesTheThreeFiles) {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "affix/io/csv_file.hpp"
+#include "affix/io/csv_reader.hpp"
 
 namespace affix {
 
@@ -90,5 +91,7 @@ std::string_view JointTable::prefix(std::size_t joint) const {
   const std::size_t begin = joint == 0 ? 0 : prefix_ends_[joint - 1];
   return std::string_view(prefixes_).substr(begin, prefix_ends_[joint] - begin);
 }
+
+std::vector<std::string> JointTable::names(std::size_t joint) const { return split_csv_line(prefix(joint)); }
 
 }  // namespace affix

@@ -54,6 +54,8 @@ class JointTable {
   std::size_t size() const { return rules_.size(); }
   /// "joint,body1,body2", CSV-quoted where needed.
   std::string_view prefix(std::size_t joint) const;
+  /// The joint's name, body1 and body2 (`world` for none) as the scene gives them (the prefix unquoted).
+  std::vector<std::string> names(std::size_t joint) const;
   double gap(std::size_t joint, const JointRecord& record) const { return rules_[joint](record); }
 
  private:

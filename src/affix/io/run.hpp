@@ -1,7 +1,7 @@
 #pragma once
 // The run loop: a scene in, the files of DESIGN §4 out (trajectory.csv — or trajectory.h5, by
-// RunOptions::format —, stats.csv, summary.json, and joints.csv for a scene with joints, contacts.csv
-// when asked for).
+// RunOptions::format —, stats.csv, summary.json, and the joint records for a scene with joints —
+// joints.csv beside trajectory.csv, inside trajectory.h5 beside its poses —, contacts.csv when asked for).
 //
 // The output never lies about what it holds:
 //   - before anything is written, the files of the output contract left in the directory by an
@@ -57,7 +57,8 @@ inline constexpr const char* kRunOutputFiles[] = {"trajectory.csv", "trajectory.
 /// (see above), calls `before_first_step(out_dir)` if given (extra files such as meshes.json; an
 /// OutputError there ends the run like any write error), writes frame 0, steps N times writing every
 /// step's statistics and the frames the schedule asks for (frame_schedule.hpp), and writes
-/// summary.json at the end. Each frame goes to the trajectory (trajectory.csv or trajectory.h5), to joints.csv when the scene has joints
+/// summary.json at the end. Each frame goes to the trajectory (trajectory.csv or trajectory.h5), with
+/// the joint records (joints.csv, or trajectory.h5's /joint… datasets) when the scene has joints
 /// (the simulator's joint_records()), and to contacts.csv when options.contacts (its
 /// contact_records()), all with the same frame number and time. Each step's `step`, `time` (n·dt) and `wall_ms` (timed around step()) are
 /// set by the loop, whatever the back-end reported, and so is the step context of every error.

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <system_error>
+#include <utility>
 
 #include "affix/error.hpp"
 #include "affix/io/child_process_trial.hpp"
@@ -134,23 +135,26 @@ void TrajectoryH5Reader::check_bodies(const std::vector<std::string>& body_names
            " (body " + std::to_string(i + 1) + " of " + std::to_string(names.size()) + ")");
 }
 
-std::vector<std::string> TrajectoryH5Reader::read_names() const {
+std::vector<std::string> TrajectoryH5Reader::read_names() const { return read_strings(body_.get(), kBody, bodies_); }
+
+std::vector<std::string> TrajectoryH5Reader::read_strings(h5::Id dataset, const char* name, std::size_t count) const {
   // Fixed-length strings (trajectory_h5_writer.cpp says why), at most as many bytes as the file has.
-  const h5::Handle stored(h5::check<InputError>(H5Dget_type(body_.get()), file_, "cannot read /body"), H5Tclose);
+  const std::string where = std::string("/") + name;
+  const h5::Handle stored(h5::check<InputError>(H5Dget_type(dataset), file_, "cannot read " + where), H5Tclose);
   if (H5Tget_class(stored.get()) != H5T_STRING || H5Tis_variable_str(stored.get()) != 0)
-    fail("/body: expected fixed-length strings");
+    fail(where + ": expected fixed-length strings");
   const std::size_t size = H5Tget_size(stored.get());
   hsize_t file_size = 0;
   H5Fget_filesize(h5_file_.get(), &file_size);
-  if (size == 0 || size > file_size / std::max<std::size_t>(bodies_, 1))
-    fail("/body: strings of " + std::to_string(size) + " bytes each do not fit in the file");
+  if (size == 0 || size > file_size / std::max<std::size_t>(count, 1))
+    fail(where + ": strings of " + std::to_string(size) + " bytes each do not fit in the file");
   const h5::Handle type(H5Tcopy(stored.get()), H5Tclose);
-  std::vector<char> text(bodies_ * size);
-  h5::check<InputError>(H5Dread(body_.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), file_,
-                        "cannot read /body");
+  std::vector<char> text(count * size);
+  h5::check<InputError>(H5Dread(dataset, type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), file_,
+                        "cannot read " + where);
   std::vector<std::string> names;
-  names.reserve(bodies_);
-  for (std::size_t b = 0; b < bodies_; ++b) {
+  names.reserve(count);
+  for (std::size_t b = 0; b < count; ++b) {
     const char* begin = &text[b * size];
     names.emplace_back(begin, std::find(begin, begin + size, '\0'));  // null-padded
   }
@@ -202,6 +206,54 @@ std::vector<double> TrajectoryH5Reader::frame(int f) const {
   read(position_.get(), kPosition, 0, {1, bodies_, 3});
   read(rotation_.get(), kRotation, 3, {1, bodies_, 3, 3});
   return values;
+}
+
+bool TrajectoryH5Reader::has_joints() const { return H5Lexists(h5_file_.get(), kJoint, H5P_DEFAULT) > 0; }
+
+TrajectoryH5Reader::JointStart TrajectoryH5Reader::joints_at_start(std::size_t max_joints) const {
+  const auto open = [&](const char* name) {
+    if (H5Lexists(h5_file_.get(), name, H5P_DEFAULT) <= 0)
+      fail(std::string("no dataset /") + name + " (a trajectory with /joint has every /joint… dataset)");
+    return h5::Handle(h5::check<InputError>(H5Dopen2(h5_file_.get(), name, H5P_DEFAULT), file_,
+                                            std::string("cannot open /") + name),
+                      H5Dclose);
+  };
+  const h5::Handle joint = open(kJoint), body1 = open(kJointBody1), body2 = open(kJointBody2);
+  const h5::Handle anchor1 = open(kJointAnchor1), anchor2 = open(kJointAnchor2);
+  JointStart out;
+  const Dims names = shape_of(joint.get(), file_, kJoint);
+  if (names.size() != 1) fail(std::string("/") + kJoint + ": expected one name per joint, " + got_shape(names));
+  out.total = names[0];
+  for (const auto& [dataset, name] : {std::pair{body1.get(), kJointBody1}, std::pair{body2.get(), kJointBody2}})
+    if (shape_of(dataset, file_, name) != names)
+      fail(std::string("/") + name + ": expected shape " + shape_text(names) + ", " +
+           got_shape(shape_of(dataset, file_, name)));
+  const hsize_t kept = std::min<hsize_t>(out.total, max_joints);
+  for (const auto& [dataset, name] : {std::pair{anchor1.get(), kJointAnchor1}, std::pair{anchor2.get(), kJointAnchor2}}) {
+    const Dims dims = shape_of(dataset, file_, name);
+    if (dims.size() != 3 || dims[0] < 1 || dims[1] != names[0] || dims[2] != 3 || !has_class(dataset, H5T_FLOAT))
+      fail(std::string("/") + name + ": expected floating-point numbers of shape [frames][" +
+           std::to_string(names[0]) + "][3], " + got_shape(dims));
+  }
+  out.joint = read_strings(joint.get(), kJoint, out.total);
+  out.body1 = read_strings(body1.get(), kJointBody1, out.total);
+  out.body2 = read_strings(body2.get(), kJointBody2, out.total);
+  for (std::vector<std::string>* list : {&out.joint, &out.body1, &out.body2}) list->resize(kept);
+  const auto read_start = [&](hid_t dataset, const char* name, std::vector<double>& values) {
+    const std::string what = std::string("cannot read frame 0 of /") + name;
+    values.resize(3 * kept);
+    if (kept == 0) return;
+    const h5::Handle space(h5::check<InputError>(H5Dget_space(dataset), file_, what), H5Sclose);
+    const Dims start{0, 0, 0}, count{1, kept, 3};
+    h5::check<InputError>(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+                          file_, what);
+    const h5::Handle memory(h5::check<InputError>(H5Screate_simple(3, count.data(), nullptr), file_, what), H5Sclose);
+    h5::check<InputError>(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data()),
+                          file_, what);
+  };
+  read_start(anchor1.get(), kJointAnchor1, out.anchor1);
+  read_start(anchor2.get(), kJointAnchor2, out.anchor2);
+  return out;
 }
 
 void try_reading_in_child(const fs::path& file, const std::function<void()>& read) {

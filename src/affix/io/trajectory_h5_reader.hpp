@@ -30,6 +30,17 @@ class TrajectoryH5Reader {
   /// trajectory.csv after its first three fields. Throws InputError when the file cannot be read there.
   std::vector<double> frame(int f) const;
 
+  /// Whether the file holds joint records (the /joint… datasets of a run with joints).
+  bool has_joints() const;
+  /// The first `max_joints` joint records of frame 0 (has_joints()), checked: the names' datasets of one
+  /// length J, /joint_anchor1 and /joint_anchor2 of shape [frames][J][3].
+  struct JointStart {
+    std::size_t total = 0;                  ///< J
+    std::vector<std::string> joint, body1, body2;
+    std::vector<double> anchor1, anchor2;   ///< 3 per joint kept, world (m)
+  };
+  JointStart joints_at_start(std::size_t max_joints) const;
+
   const std::filesystem::path& file() const { return file_; }
   /// Throws InputError("FILE: what").
   [[noreturn]] void fail(std::string_view what) const;
@@ -38,6 +49,8 @@ class TrajectoryH5Reader {
   void check_format() const;
   void check_bodies(const std::vector<std::string>& body_names);
   std::vector<std::string> read_names() const;
+  /// The fixed-length strings of dataset `name`, `count` of them.
+  std::vector<std::string> read_strings(h5::Id dataset, const char* name, std::size_t count) const;
   void read_times();
 
   std::filesystem::path file_;

@@ -10,6 +10,7 @@
 #include <cassert>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "affix/error.hpp"
 #include "affix/io/trajectory_h5_layout.hpp"
@@ -31,6 +32,13 @@ constexpr hsize_t kTimeChunk = 1024;  // frames of /time per chunk (8 KiB, not c
 // Room on disk beyond HDF5's allocated size that a flush must find before it starts: more than the
 // metadata one frame adds (the grown chunk indices), which HDF5 places at the end of the file.
 constexpr off_t kFlushRoom = 64 << 10;
+
+/// Rows per chunk for `count` rows (bodies or joints): equal chunks of at most kChunkBodies, since HDF5
+/// allocates an edge chunk whole (12,000 bodies in chunks of 8192 would store 16,384).
+hsize_t rows_per_chunk(hsize_t count) {
+  const hsize_t chunks = (count - 1) / kChunkBodies + 1;  // ⌈count / kChunkBodies⌉
+  return (count + chunks - 1) / chunks;                   // ⌈count / chunks⌉ ≤ kChunkBodies
+}
 
 /// Writing fails as output does: an OutputError, which stops the run and goes into its summary.
 template <typename T>
@@ -64,11 +72,12 @@ void write_attribute(hid_t object, const char* name, int value, const fs::path& 
   check(H5Awrite(attribute.get(), H5T_NATIVE_INT, &value), file, what);
 }
 
-/// Writes /body: the names as fixed-length UTF-8 strings as long as the longest (null-padded). Fixed,
+/// Writes /body (or /joint…): the names as fixed-length UTF-8 strings as long as the longest (null-padded). Fixed,
 /// not variable-length, strings: they are stored in the dataset itself, where a reader checks their
 /// size, instead of HDF5's global heap, whose damaged records crash the library's reader.
-void write_names(hid_t parent, const std::vector<std::string>& names, const fs::path& file) {
-  const std::string what = std::string("cannot write the dataset /") + kBody;
+void write_names(hid_t parent, const char* name, const std::vector<std::string>& names, const char* description,
+                 const fs::path& file) {
+  const std::string what = std::string("cannot write the dataset /") + name;
   std::size_t longest = 1;
   for (const std::string& name : names) longest = std::max(longest, name.size());
   const h5::Handle type(check(H5Tcopy(H5T_C_S1), file, what), H5Tclose);
@@ -80,10 +89,10 @@ void write_names(hid_t parent, const std::vector<std::string>& names, const fs::
   const hsize_t count = names.size();
   const h5::Handle space(check(H5Screate_simple(1, &count, nullptr), file, what), H5Sclose);
   const h5::Handle dataset(
-      check(H5Dcreate2(parent, kBody, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), file, what),
+      check(H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), file, what),
       H5Dclose);
   check(H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), file, what);
-  write_attribute(dataset.get(), "description", "body names, in scene order", file);
+  write_attribute(dataset.get(), "description", description, file);
 }
 
 /// A float64 dataset of shape [0][frame_shape…], extendible along its first axis and chunked by `chunk`
@@ -135,7 +144,11 @@ void write_frame_slab(hid_t dataset, hsize_t frame, const std::vector<double>& d
 }  // namespace
 
 TrajectoryH5Writer::TrajectoryH5Writer(const fs::path& path, const std::vector<std::string>& body_names)
-    : path_(path), bodies_(body_names.size()) {
+    : TrajectoryH5Writer(path, body_names, JointTable()) {}
+
+TrajectoryH5Writer::TrajectoryH5Writer(const fs::path& path, const std::vector<std::string>& body_names,
+                                       JointTable joints)
+    : path_(path), bodies_(body_names.size()), joints_(std::move(joints)) {
   assert(!body_names.empty());
   h5::prepare();
   file_ = h5::Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), path,
@@ -145,33 +158,68 @@ TrajectoryH5Writer::TrajectoryH5Writer(const fs::path& path, const std::vector<s
   write_attribute(root, kFormatAttribute, kFormatName, path);
   write_attribute(root, kVersionAttribute, kFormatVersion, path);
 
-  write_names(root, body_names, path);
-  // Equal chunks along the bodies: HDF5 allocates an edge chunk whole, so 12,000 bodies in chunks of
-  // 8192 would store 16,384.
+  write_names(root, kBody, body_names, "body names, in scene order", path);
   const hsize_t b = bodies_;
-  const hsize_t chunks = (b - 1) / kChunkBodies + 1;  // per frame: ⌈b / kChunkBodies⌉
-  const hsize_t n = (b + chunks - 1) / chunks;        // bodies per chunk: ⌈b / chunks⌉ ≤ kChunkBodies
+  const hsize_t n = rows_per_chunk(b);
   time_ = frame_dataset(root, kTime, {}, {kTimeChunk}, false, "s", "simulated time of the state each frame shows",
                         path);
   position_ = frame_dataset(root, kPosition, {b, 3}, {1, n, 3}, true, "m",
                             "p = (x, y, z) per frame and body; a rest point x̄ lands at A·x̄ + p", path);
   rotation_ = frame_dataset(root, kRotation, {b, 3, 3}, {1, n, 3, 3}, true, "1",
                             "A per frame and body, row-major: [i][j] = a_ij; a rest point x̄ lands at A·x̄ + p", path);
+  if (joints_.size() > 0) create_joint_datasets();
   flush();
+}
+
+void TrajectoryH5Writer::create_joint_datasets() {
+  const hid_t root = file_.get();
+  const std::size_t count = joints_.size();
+  std::vector<std::string> name(count), body1(count), body2(count);
+  for (std::size_t j = 0; j < count; ++j) {
+    std::vector<std::string> fields = joints_.names(j);
+    assert(fields.size() == 3);
+    name[j] = std::move(fields[0]);
+    body1[j] = std::move(fields[1]);
+    body2[j] = std::move(fields[2]);
+  }
+  write_names(root, kJoint, name, "joint names, in scene order (joints.csv's joint)", path_);
+  write_names(root, kJointBody1, body1, "each joint's body1 (joints.csv's body1)", path_);
+  write_names(root, kJointBody2, body2, "each joint's body2, world for none (joints.csv's body2)", path_);
+  const hsize_t J = count;
+  const hsize_t n = rows_per_chunk(J);
+  joint_anchor1_ = frame_dataset(root, kJointAnchor1, {J, 3}, {1, n, 3}, true, "m",
+                                 "(x1, y1, z1): the joint frame's origin as body1 carries it, world", path_);
+  joint_anchor2_ = frame_dataset(root, kJointAnchor2, {J, 3}, {1, n, 3}, true, "m",
+                                 "(x2, y2, z2): the joint frame's origin as body2 carries it, world", path_);
+  joint_axis1_ = frame_dataset(root, kJointAxis1, {J, 3}, {1, n, 3}, true, "1",
+                               "(ax1, ay1, az1): the joint frame's x axis as body1 carries it", path_);
+  joint_axis2_ = frame_dataset(root, kJointAxis2, {J, 3}, {1, n, 3}, true, "1",
+                               "(ax2, ay2, az2): the joint frame's x axis as body2 carries it", path_);
+  joint_error_ = frame_dataset(root, kJointError, {J}, {1, n}, true, "m",
+                               "the gap the two anchors show (joints.csv's error)", path_);
 }
 
 TrajectoryH5Writer::~TrajectoryH5Writer() {
   if (!failed_) return;  // the Handles close the datasets, then the file
-  for (h5::Handle* handle : {&rotation_, &position_, &time_, &file_}) handle->release();
+  for (h5::Handle* handle : {&joint_error_, &joint_axis2_, &joint_axis1_, &joint_anchor2_, &joint_anchor1_, &rotation_,
+                             &position_, &time_, &file_})
+    handle->release();
 }
 
 void TrajectoryH5Writer::write_frame(int frame, double time, const std::vector<BodyPose>& poses) {
+  assert(joints_.size() == 0);  // a writer with joints is given their records with every frame
+  write_frame(frame, time, poses, {});
+}
+
+void TrajectoryH5Writer::write_frame(int frame, double time, const std::vector<BodyPose>& poses,
+                                     const std::vector<JointRecord>& joints) {
   assert(frame >= 0 && static_cast<unsigned long long>(frame) == frames_);
   assert(poses.size() == bodies_);
+  assert(joints.size() == joints_.size());
   (void)frame;  // the frame axis counts frames; the argument only says which one the loop means
   if (failed_) throw OutputError(path_.string() + ": writing failed earlier; nothing more is written");
   try {
-    append(time, poses);
+    append(time, poses, joints);
   } catch (const OutputError&) {
     failed_ = true;
     throw;
@@ -179,7 +227,8 @@ void TrajectoryH5Writer::write_frame(int frame, double time, const std::vector<B
   ++frames_;
 }
 
-void TrajectoryH5Writer::append(double time, const std::vector<BodyPose>& poses) {
+void TrajectoryH5Writer::append(double time, const std::vector<BodyPose>& poses,
+                                const std::vector<JointRecord>& joints) {
   std::vector<double> p, A;
   p.reserve(3 * bodies_);
   A.reserve(9 * bodies_);
@@ -197,8 +246,36 @@ void TrajectoryH5Writer::append(double time, const std::vector<BodyPose>& poses)
   check(H5Dset_extent(rotation_.get(), rotation_dims.data()), path_, "writing failed");
   write_frame_slab(position_.get(), frames_, p, path_, kPosition);
   write_frame_slab(rotation_.get(), frames_, A, path_, kRotation);
+  if (joints_.size() > 0) append_joints(joints, frames);
   write_frame_slab(time_.get(), frames_, {time}, path_, kTime);
   flush();
+}
+
+void TrajectoryH5Writer::append_joints(const std::vector<JointRecord>& joints, unsigned long long frames) {
+  const std::size_t count = joints_.size();
+  // Row r.joint holds record r (joints.csv's rows in record order name their joint the same way).
+  std::vector<double> anchor1(3 * count), anchor2(3 * count), axis1(3 * count), axis2(3 * count), error(count);
+  for (const JointRecord& r : joints) {
+    assert(r.joint >= 0 && static_cast<std::size_t>(r.joint) < count);
+    const auto j = static_cast<std::size_t>(r.joint);
+    for (int i = 0; i < 3; ++i) {
+      anchor1[3 * j + i] = r.anchor1(i);
+      anchor2[3 * j + i] = r.anchor2(i);
+      axis1[3 * j + i] = r.axis1(i);
+      axis2[3 * j + i] = r.axis2(i);
+    }
+    error[j] = joints_.gap(j, r);
+  }
+  const std::array<hsize_t, 3> vector_dims{hsize_t{frames}, count, 3};
+  const std::array<hsize_t, 2> error_dims{hsize_t{frames}, count};
+  for (const h5::Handle* dataset : {&joint_anchor1_, &joint_anchor2_, &joint_axis1_, &joint_axis2_})
+    check(H5Dset_extent(dataset->get(), vector_dims.data()), path_, "writing failed");
+  check(H5Dset_extent(joint_error_.get(), error_dims.data()), path_, "writing failed");
+  write_frame_slab(joint_anchor1_.get(), frames_, anchor1, path_, kJointAnchor1);
+  write_frame_slab(joint_anchor2_.get(), frames_, anchor2, path_, kJointAnchor2);
+  write_frame_slab(joint_axis1_.get(), frames_, axis1, path_, kJointAxis1);
+  write_frame_slab(joint_axis2_.get(), frames_, axis2, path_, kJointAxis2);
+  write_frame_slab(joint_error_.get(), frames_, error, path_, kJointError);
 }
 
 void TrajectoryH5Writer::flush() {

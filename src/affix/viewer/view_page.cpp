@@ -15,6 +15,7 @@
 #include "affix/scene/replace_file.hpp"
 #include "affix/viewer/assets.hpp"
 #include "affix/viewer/base64.hpp"
+#include "affix/viewer/joint_layer_h5.hpp"
 #include "affix/viewer/records_reader.hpp"
 #include "affix/viewer/stats_reader.hpp"
 #include "affix/viewer/summary_reader.hpp"
@@ -148,6 +149,8 @@ ViewPage build_view_page(const fs::path& out_dir, const ViewOptions& options) {
   JointLayer joints;
   if (fs::exists(out_dir / "joints.csv", missing))
     joints = read_joint_layer(out_dir / "joints.csv", scene.names, frames, options.max_joints);
+  else if (is_hdf5_trajectory(trajectory))  // its joint records, when the run had joints
+    joints = read_joint_layer_h5(trajectory, scene.names, frames, options.max_joints);
   std::optional<ContactLayer> contacts;
   if (fs::exists(out_dir / "contacts.csv", missing))
     contacts = read_contact_layer(out_dir / "contacts.csv", scene.names, frames, options.max_contact_points);

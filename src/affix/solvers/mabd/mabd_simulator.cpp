@@ -13,6 +13,7 @@
 #include "affix/error.hpp"
 #include "affix/math/excerpt.hpp"
 #include "affix/solvers/mabd/body_lanes.hpp"
+#include "affix/solvers/mabd/contact_off_warning.hpp"
 #include "affix/solvers/mabd/joint_graph.hpp"
 #include "affix/solvers/mabd/prefetch.hpp"
 
@@ -33,6 +34,11 @@ void refuse_unsupported(const Model& model) {
     if (!caps.supports(j.type))
       throw InputError(file + "joints[" + std::to_string(k) + "].type: the mabd solver has no " +
                        std::string(to_string(j.type)) + " joint yet");
+    // Every mabd joint is exact (a KKT row, He 2026 §5): a penalty `stiffness` would be ignored, and a
+    // soft distance joint would run rigid without a word (hostile pass D12).
+    if (j.stiffness)
+      throw InputError(file + "joints[" + std::to_string(k) + "].stiffness: the mabd solver enforces every joint "
+                       "exactly and has no penalty spring; remove it, or run the ipc or compliant solver");
   }
 }
 
@@ -124,6 +130,7 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     : model_(std::move(model)), settings_(read_mabd_settings(model_->settings, model_->file)) {
   refuse_unsupported(*model_);
   check_dual_solver(*model_, settings_.dual_solver);
+  if (!settings_.body_contact) warn_when_bodies_can_touch(*model_, settings_.contact_thickness);  // hostile D4
   const double h = model_->settings.dt;
   bodies_ = affine_bodies(*model_);
   const int n = static_cast<int>(bodies_.size());
