@@ -150,7 +150,9 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     const auto [it, inserted] = factor_index.try_emplace(factor_key(b, lame_[i]), static_cast<int>(factors_.size()));
     if (inserted) {
       factors_.emplace_back(b.mass_matrix.matrix(), rest_stiffness(b.volume, lame_[i]), h);
-      kinds_.push_back({b.mass_matrix, b.volume, lame_[i], loads_[i]});
+      // h²M⁻¹ (the prediction's load term, header): M is SPD, so its LDLᵀ inverts it once per kind.
+      const Mat12 compliance = h * h * Mat12(b.mass_matrix.matrix().ldlt().solve(Mat12::Identity()));
+      kinds_.push_back({b.mass_matrix, b.volume, lame_[i], loads_[i], compliance, compliance * loads_[i]});
     }
     factor_of_.push_back(it->second);
   }
@@ -212,12 +214,13 @@ void MabdSimulator::build_system(std::vector<Vec12>& q, std::vector<Vec12>& q_ti
     Vec12 gradient;
     gradient.head<3>().setZero();
     for (int r = 0; r < 3; ++r) gradient.segment<3>(3 + 3 * r) = elastic.row(r).transpose();
-    body.gradient = h2 * (gradient - (gravity_only ? kind.gravity : loads[i]));
+    // The loads are in q̃ (header), so g = M(q − q̃) + h²∇Ψ(q).
+    body.gradient = h2 * gradient;
     if (!predict) body.gradient += kind.mass * Vec12(q[i] - q_tilde[i]);  // at q = q̃ it is 0
   };
-  // The prediction q = q̃ = qⁿ + h q̇ⁿ of a moving body, taken here in the pass that reads it (header).
+  // The prediction q = q̃ of a moving body, taken here in the pass that reads it (header).
   const auto state = [&](int i) {
-    if (predict) q[i] = q_tilde[i] = q_[i] + model_->settings.dt * qdot_[i];
+    if (predict) q[i] = q_tilde[i] = prediction(i, loads, gravity_only);
     return state_matrix(q[i]);
   };
   if (settings_.rotation == RotationExtraction::polar) {
@@ -315,11 +318,11 @@ StepStats MabdSimulator::step() {
   // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
   // body pairs can touch: the ground is not cut.
   const bool cutting = contact_->has_body_pairs();
-  // The prediction q = q̃ = qⁿ + h q̇ⁿ: the first build_system takes it for each moving body in its own
+  // The prediction q = q̃ = qⁿ + h q̇ⁿ + h²M⁻¹f: the first build_system takes it for each moving body in its own
   // pass over them, unless the CCD must see every body's before it (one pass fewer over 4 × 96 B a body).
   for (int i : prescribed_bodies_) q[i] = prescribed_state(bodies_[i], t_next, kinematic_targets_[i]);
   if (cutting)
-    for (int i : moving_bodies_) q[i] = q_tilde[i] = q_[i] + h * qdot_[i];
+    for (int i : moving_bodies_) q[i] = q_tilde[i] = prediction(i, loads, !forced);
   std::vector<Vec12>& update = update_;
   if (cutting) {
     update.assign(n, Vec12::Zero());
@@ -456,6 +459,12 @@ StepStats MabdSimulator::step() {
   stats.max_joint_error = std::max(stats.max_joint_error, limits_.max_excess(q_));
   stats.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
   return stats;
+}
+
+Vec12 MabdSimulator::prediction(int i, const std::vector<Vec12>& loads, bool gravity_only) const {
+  const BodyKind& kind = kinds_[factor_of_[i]];
+  const double h = model_->settings.dt;
+  return q_[i] + h * qdot_[i] + (gravity_only ? kind.gravity_drift : Vec12(kind.load_compliance * loads[i]));
 }
 
 void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
