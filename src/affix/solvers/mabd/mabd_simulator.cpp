@@ -87,6 +87,13 @@ FactorKey factor_key(const AffineBody& b, const Lame& lame) {
   return k;
 }
 
+/// ½‖AᵀA − I‖∞ of the state's A: its largest Green strain, (σ² − 1)/2 ≈ σ − 1 for a singular value σ
+/// near 1, without a polar decomposition.
+double green_strain(const Vec12& q) {
+  const Mat3 A = state_matrix(q);
+  return 0.5 * (A.transpose() * A - Mat3::Identity()).cwiseAbs().maxCoeff();
+}
+
 double scene_size(const std::vector<AffineBody>& bodies) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const AffineBody& b : bodies) {
@@ -348,7 +355,16 @@ StepStats MabdSimulator::step() {
   const auto contact_pass = [&] {
     return contact_passes < kMaxContactPasses && (cut || contact_->sees_new_contacts(q)) && ++contact_passes > 0;
   };
+  // The most iterations a strained step may take (mabd_settings.hpp).
+  const int most_iterations = std::max(settings_.iterations, settings_.max_iterations);
+  double strain = 0.0;
+  bool strained = false;  // the last iteration left a body strained past strain_tolerance, unconverged
   for (int it = 0;; ++it) {
+    // Past the first iteration the iterate no longer carries the prediction's stretch (hω)²/2, so the
+    // twist stiffness Γ is read there, not lagged from the last step (mabd_simulator.hpp, update_twist):
+    // the lagged Γ trails a stress that rose within the step, and iterating on it diverged (a 1000×
+    // heavy-end chain at h = 0.015 blew up with 8 iterations); read at the iterate they converge.
+    if (it > 0) refresh_twist(q);
     build_system(q, q_tilde, loads, it == 0 && !cutting);
     const KktSolution& solution = dual_solver_.solve(
         system_, settings_.dual_solver, {settings_.gauss_seidel_tolerance, settings_.gauss_seidel_iterations});
@@ -361,21 +377,29 @@ StepStats MabdSimulator::step() {
       alpha = contact_->max_step(q, update);
     }
     cut = alpha < 1.0;
+    // The strain is read only where it can buy another iteration: in the pass that moves q, 27
+    // multiply-adds a body on lines already loaded.
+    const bool read_strain = it + 1 >= settings_.iterations && most_iterations > settings_.iterations;
+    strain = 0.0;
     for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {
       const int i = moving_bodies_[m];
       const Vec12 dq = alpha * solution.dq[m];
       q[i] += dq;
       largest = std::max(largest, dq.head<3>().lpNorm<Eigen::Infinity>() +
                                       radius_[i] * dq.tail<9>().lpNorm<Eigen::Infinity>());
+      if (read_strain) strain = std::max(strain, green_strain(q[i]));
     }
     ++stats.iterations;
     stats.residual = largest / (h * scene_size_);
-    const bool converged = it + 1 >= settings_.iterations || stats.residual < settings_.tolerance;
-    if (converged && !limits_.another_pass(q, stats.residual < settings_.tolerance) && !contact_pass()) break;
+    const bool small_step = stats.residual < settings_.tolerance;
+    strained = read_strain && strain > settings_.strain_tolerance && !small_step;
+    const bool converged = (it + 1 >= settings_.iterations || small_step) && !(strained && it + 1 < most_iterations);
+    if (converged && !limits_.another_pass(q, small_step) && !contact_pass()) break;
   }
-  // A Gauss–Seidel dual solve that ran out of sweeps left the joints off by its residual: a cap too.
-  stats.hit_iteration_cap =
-      (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) || limits_.hit_cap() || dual_capped;
+  // A Gauss–Seidel dual solve that ran out of sweeps left the joints off by its residual: a cap too; and
+  // a step that ran out of iterations while still strained past strain_tolerance.
+  stats.hit_iteration_cap = (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) ||
+                            limits_.hit_cap() || dual_capped || strained;
   limits_.end_step(q);
   check_finite(q);
 
@@ -497,6 +521,15 @@ void MabdSimulator::update_twist(int i, const Mat3& R) {
   if (factor_of_[i] < 0) return;  // prescribed
   const double h = model_->settings.dt;
   twist_[i] = h * h * twist_stiffness(state_matrix(q_[i]), R, bodies_[i].volume, lame_[i], settings_.rotation);
+}
+
+void MabdSimulator::refresh_twist(const std::vector<Vec12>& q) {
+  const double h = model_->settings.dt;
+  for (int i : moving_bodies_) {
+    const Mat3 A = state_matrix(q[i]);
+    twist_[i] = h * h * twist_stiffness(A, rotation_of(A, settings_.rotation), bodies_[i].volume, lame_[i],
+                                        settings_.rotation);
+  }
 }
 
 void MabdSimulator::check_finite(const std::vector<Vec12>& q) const {

@@ -72,6 +72,8 @@ class MabdSimulator final : public Simulator {
   /// q̃ = qⁿ + h q̇ⁿ is stretched by (hω)²/2 along every rotation, a spurious stress of E(hω)²/2 that
   /// would make one Newton iteration resist rotation and slow every swinging body down.
   void update_twist(int i, const Mat3& R);
+  /// Γ of every moving body read at the iterate q instead (the step's iterations after its first).
+  void refresh_twist(const std::vector<Vec12>& q);
   /// The gap x₀¹ − x₀² of active ball joint s at q (compact_rows.hpp's ball_gap).
   Vec3 ball_residual(std::size_t s, const std::vector<Vec12>& q) const;
   /// Adds the penalty contacts at q to system_'s bodies: h²∇E to g, and h²∇²E to H, factorised densely
