@@ -46,7 +46,8 @@ class MabdSimulator final : public Simulator {
   std::vector<BodyPose> poses() const override;
   std::vector<BodyVelocity> velocities() const override;
   std::vector<JointRecord> joint_records() const override;
-  std::vector<ContactRecord> contact_records() const override { return {}; }
+  /// The penalty ground contacts at the current state (penalty_contact.hpp's ground_records).
+  std::vector<ContactRecord> contact_records() const override { return contact_->ground_records(q_); }
   /// Joint rows the new state breaks are pulled back by the next step's Newton iterations.
   void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) override;
   void apply_force(int body, const Vec3& force, const Vec3& point) override;
