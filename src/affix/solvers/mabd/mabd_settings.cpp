@@ -25,8 +25,8 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices, co
 
 MabdSettings read_mabd(const JsonReader& value) {
   const ObjectReader obj(value,
-                         {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "strain_tolerance", "max_iterations",
-                          "rotation", "dual_solver",
+                         {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "strain_tolerance",
+                          "max_iterations", "rotation", "dual_solver",
                           "gauss_seidel_tolerance", "gauss_seidel_iterations",
                           "contact_stiffness", "contact_thickness", "body_contact"});
   MabdSettings s;

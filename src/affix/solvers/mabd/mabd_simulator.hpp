@@ -9,9 +9,11 @@
 // (the incremental potential ½‖q − q̃‖²_M + h²(Ψ − fᵀq) up to a constant: IPC's prediction, Chen 2022).
 // The loads belong in q̃, not only in g: one Newton iteration linearises the rotation at q̃, and a torque
 // left out of it turned a body along A's tangent plane, whose stretch the elasticity then took back
-// (a cube under a constant torque reached 73 % of τt/I at h = 10⁻²). With C and G the joints' compact rows at q; then q̇ⁿ⁺¹ = (qⁿ⁺¹ − qⁿ)/h. Fixed and kinematic bodies are
+// (a cube under a constant torque reached 73 % of τt/I at h = 10⁻²). With C and G the joints' compact
+// rows at q; then q̇ⁿ⁺¹ = (qⁿ⁺¹ − qⁿ)/h. Fixed and kinematic bodies are
 // placed at their prescribed state first; their joints' rows then act on the moving side alone.
-// One iteration per step is the default (the paper's), `settings.mabd.iterations` allows more.
+// One iteration per step is the default (the paper's), `settings.mabd.iterations` allows more, and a step
+// whose bodies are left strained past `strain_tolerance` takes more, up to `max_iterations`.
 #include <memory>
 #include <optional>
 #include <vector>
