@@ -98,7 +98,8 @@ TEST(MabdBallBracketsStep, ConeTwistChainAtItsSwingLimitStepsAsOnTheGenericPath)
     j.swing1_limits = AngleRange{-0.2, 0.2};
     j.swing2_limits = AngleRange{-0.2, 0.2};
   }
-  EXPECT_LT(largest_difference(scene, 16), 1e-10);
+  // 1e-9: the strained steps' extra iterations (mabd_settings.hpp) carry the two paths' round-off on.
+  EXPECT_LT(largest_difference(scene, 16), 1e-9);
   EXPECT_GT(most_iterations, 1);  // a limit row was added and iterated (joint_limits.hpp)
 }
 

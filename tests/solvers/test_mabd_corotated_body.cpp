@@ -524,11 +524,14 @@ TEST(MabdSettings, BadValuesNameTheFileAndTheJsonPath) {
                  "\"gauss_seidel\", got \"foo\"");
   EXPECT_EQ(read_error(json::parse(R"({ "gauss_seidel_tolerance": 0 })")),
             at + "gauss_seidel_tolerance: expected a positive number, got 0");
+  EXPECT_EQ(read_error(json::parse(R"({ "strain_tolerance": 0 })")),
+            at + "strain_tolerance: expected a positive number, got 0");
+  EXPECT_EQ(read_error(json::parse(R"({ "max_iterations": 0 })")), at + "max_iterations: expected an integer ≥ 1, got 0");
   EXPECT_EQ(read_error(json::parse(R"({ "gauss_seidel_iterations": 0 })")),
             at + "gauss_seidel_iterations: expected an integer ≥ 1, got 0");
   EXPECT_EQ(read_error(json::parse(R"({ "iterations": 2, "beta": 2 })")),
             at + "beta: unknown field (expected one of: youngs_modulus, poisson_ratio, iterations, tolerance, "
-                 "rotation, dual_solver, gauss_seidel_tolerance, gauss_seidel_iterations, contact_stiffness, "
+                 "strain_tolerance, max_iterations, rotation, dual_solver, gauss_seidel_tolerance, gauss_seidel_iterations, contact_stiffness, "
                  "contact_thickness, body_contact)");
   EXPECT_EQ(read_error(json::parse(R"([1, 2])")), kFile.string() + ": settings.mabd: expected an object, got [1, 2]");
 }

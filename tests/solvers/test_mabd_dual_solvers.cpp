@@ -656,7 +656,7 @@ TEST(MabdDualSolvers, DISABLED_Timings) {
   }
 }
 
-/// Loop and graph timings for the record, behind kMaxLoopBreakers and kMaxDirectGraphRows:
+/// Loop and graph timings for the record, behind kMaxLoopBreakers and the direct solve of graphs:
 /// --gtest_also_run_disabled_tests --gtest_filter='*LoopAndGraphTimings'.
 TEST(MabdDualSolvers, DISABLED_LoopAndGraphTimings) {
   const auto time = [](auto&& solve) {

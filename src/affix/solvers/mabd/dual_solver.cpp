@@ -65,12 +65,6 @@ std::string not_structured(const JointComponent& component, DualSolverKind kind)
          ", but " + why;
 }
 
-int dual_rows(const KktSystem& system, const JointComponent& component) {
-  int rows = 0;
-  for (int j : component.joints) rows += system.joints[j].rows();
-  return rows;
-}
-
 }  // namespace
 
 const char* dual_solver_name(DualSolverKind kind) {
@@ -92,7 +86,7 @@ std::optional<DualSolverKind> dual_solver_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-DualSolver::Method DualSolver::method(const KktSystem& system, std::size_t c, DualSolverKind kind) const {
+DualSolver::Method DualSolver::method(std::size_t c, DualSolverKind kind) const {
   const JointComponent& component = graph_->components()[c];
   if (component.joints.empty()) return Method::none;
   const Method chain = ball_fits_[c] ? Method::ball_chain : Method::chain;
@@ -116,7 +110,8 @@ DualSolver::Method DualSolver::method(const KktSystem& system, std::size_t c, Du
   // Loops: forced only. With the chain and tree solvers refactorising per right-hand side, the Schur
   // complement costs (rows cut + 2) of their solves, measured 3–10× CHOLMOD on 10,000 bodies.
   if (kind == DualSolverKind::loop) return Method::loop;
-  return dual_rows(system, component) <= kMaxDirectGraphRows ? Method::direct : Method::gauss_seidel;
+  // Gauss–Seidel is forced only: on a stiff net it did not converge in 20,000 sweeps (dual_solver.hpp).
+  return Method::direct;
 }
 
 void DualSolver::classify(const KktSystem& system, DualSolverKind kind) {
@@ -140,7 +135,7 @@ void DualSolver::classify(const KktSystem& system, DualSolverKind kind) {
   counts_ = {};
   methods_.clear();
   for (std::size_t c = 0; c < graph_->components().size(); ++c) {  // throws before any work
-    const Method m = method(system, c, kind);
+    const Method m = method(c, kind);
     methods_.push_back(m);
     counts_.chains += m == Method::chain || m == Method::ball_chain, counts_.trees += m == Method::tree;
     counts_.loops += m == Method::loop, counts_.gauss_seidel += m == Method::gauss_seidel;

@@ -25,7 +25,8 @@ Enum read_choice(const JsonReader& value, const std::array<Enum, N>& choices, co
 
 MabdSettings read_mabd(const JsonReader& value) {
   const ObjectReader obj(value,
-                         {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "rotation", "dual_solver",
+                         {"youngs_modulus", "poisson_ratio", "iterations", "tolerance", "strain_tolerance",
+                          "max_iterations", "rotation", "dual_solver",
                           "gauss_seidel_tolerance", "gauss_seidel_iterations",
                           "contact_stiffness", "contact_thickness", "body_contact"});
   MabdSettings s;
@@ -36,6 +37,8 @@ MabdSettings read_mabd(const JsonReader& value) {
   }
   if (auto v = obj.find("iterations")) s.iterations = v->integer_at_least(1);
   if (auto v = obj.find("tolerance")) s.tolerance = v->positive();
+  if (auto v = obj.find("strain_tolerance")) s.strain_tolerance = v->positive();
+  if (auto v = obj.find("max_iterations")) s.max_iterations = v->integer_at_least(1);
   if (auto v = obj.find("rotation")) s.rotation = read_choice(*v, kRotations, to_string);
   if (auto v = obj.find("dual_solver")) s.dual_solver = read_choice(*v, kDualSolvers, dual_solver_name);
   if (auto v = obj.find("gauss_seidel_tolerance")) s.gauss_seidel_tolerance = v->positive();

@@ -19,6 +19,11 @@ struct MabdSettings {
   double poisson_ratio = 0.3;       ///< ν, in [0, 0.5)
   int iterations = 1;               ///< most Newton iterations per step (He 2026: one suffices)
   double tolerance = 1e-4;          ///< stop early when max (‖Δp‖∞ + r‖ΔA‖∞)/(h·L) is below this (1/s)
+  /// After `iterations`, more (up to max_iterations in all) while some body's stretch ½ max|‖aᵢ‖² − 1| is above
+  /// strain_tolerance and the Newton step above `tolerance`: a stiff body strained that far is a
+  /// linearisation left unconverged (a fast turn in one step), not its load (mabd_simulator.cpp).
+  double strain_tolerance = 1e-3;
+  int max_iterations = 8;
   RotationExtraction rotation = RotationExtraction::polar;
   DualSolverKind dual_solver = DualSolverKind::automatic;  ///< picked from the joint graph, or forced
   /// The Gauss–Seidel dual solve's relative residual to stop at and its most sweeps (dual_gauss_seidel.hpp).

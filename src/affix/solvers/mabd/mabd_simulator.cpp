@@ -94,6 +94,15 @@ FactorKey factor_key(const AffineBody& b, const Lame& lame) {
   return k;
 }
 
+/// ½ max |‖aᵢ‖² − 1| over the rows aᵢ of the state's A: the diagonal of AAᵀ − I, the stretch that a turn
+/// taken along A's tangent plane leaves (‖a + h ω × a‖² = ‖a‖² + h²‖ω × a‖²), within 2× of the largest
+/// Green strain (σ² − 1)/2 ≈ σ − 1, in 9 multiply-adds and without a polar decomposition.
+double row_stretch(const Vec12& q) {
+  const double s0 = q.segment<3>(3).squaredNorm(), s1 = q.segment<3>(6).squaredNorm(),
+               s2 = q.segment<3>(9).squaredNorm();
+  return 0.5 * std::max({std::abs(s0 - 1.0), std::abs(s1 - 1.0), std::abs(s2 - 1.0)});
+}
+
 double scene_size(const std::vector<AffineBody>& bodies) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const AffineBody& b : bodies) {
@@ -158,7 +167,9 @@ MabdSimulator::MabdSimulator(std::shared_ptr<const Model> model)
     const auto [it, inserted] = factor_index.try_emplace(factor_key(b, lame_[i]), static_cast<int>(factors_.size()));
     if (inserted) {
       factors_.emplace_back(b.mass_matrix.matrix(), rest_stiffness(b.volume, lame_[i]), h);
-      kinds_.push_back({b.mass_matrix, b.volume, lame_[i], loads_[i]});
+      // h²M⁻¹ (the prediction's load term, header): M is SPD, so its LDLᵀ inverts it once per kind.
+      const Mat12 compliance = h * h * Mat12(b.mass_matrix.matrix().ldlt().solve(Mat12::Identity()));
+      kinds_.push_back({b.mass_matrix, b.volume, lame_[i], loads_[i], compliance, compliance * loads_[i]});
     }
     factor_of_.push_back(it->second);
   }
@@ -216,8 +227,9 @@ void MabdSimulator::build_system(std::vector<Vec12>& q, const std::vector<Vec12>
   const auto add_body = [&](int i, const Mat3& R, const Vec12& elastic, const Mat3* gain) {
     const int f = factor_of_[i];
     const BodyKind& kind = kinds_[f];
-    Vec12 gradient = h2 * (elastic - (gravity_only ? kind.gravity : loads[i]));
-    if (!predict) gradient += kind.mass * Vec12(q[i] - prediction(i));  // at q = q̃ it is 0
+    // The loads are in q̃ (header), so g = M(q − q̃) + h²∇Ψ(q).
+    Vec12 gradient = h2 * elastic;
+    if (!predict) gradient += kind.mass * Vec12(q[i] - prediction(i, loads, gravity_only));  // at q = q̃ it is 0
     if (gain) {
       system_.bodies.emplace_back(&factors_[f], CoRotation(R, twist_[i], *gain), gradient);
       return;
@@ -225,9 +237,9 @@ void MabdSimulator::build_system(std::vector<Vec12>& q, const std::vector<Vec12>
     KktBody& body = system_.bodies.emplace_back(&factors_[f], CoRotation(R), gradient);
     body.rotation.set_twist(*body.factor, twist_[i]);
   };
-  // The prediction q = q̃ = qⁿ + h q̇ⁿ of a moving body, taken here in the pass that reads it (header).
+  // The prediction q = q̃ of a moving body, taken here in the pass that reads it (header).
   const auto state = [&](int i) {
-    if (predict) q[i] = prediction(i);
+    if (predict) q[i] = prediction(i, loads, gravity_only);
     return state_matrix(q[i]);
   };
   if (settings_.rotation == RotationExtraction::polar) {
@@ -332,11 +344,11 @@ StepStats MabdSimulator::step() {
   // initial guess included, may cross a body–body stencil: each is cut to the CCD bound α. Only where
   // body pairs can touch: the ground is not cut.
   const bool cutting = contact_->has_body_pairs();
-  // The prediction q = q̃ = qⁿ + h q̇ⁿ: the first build_system takes it for each moving body in its own
+  // The prediction q = q̃ = qⁿ + h q̇ⁿ + h²M⁻¹f: the first build_system takes it for each moving body in its own
   // pass over them, unless the CCD must see every body's before it (one pass fewer over 4 × 96 B a body).
   for (int i : prescribed_bodies_) q[i] = prescribed_state(bodies_[i], t_next, kinematic_targets_[i]);
   if (cutting)
-    for (int i : moving_bodies_) q[i] = prediction(i);
+    for (int i : moving_bodies_) q[i] = prediction(i, loads, !forced);
   std::vector<Vec12>& update = update_;
   if (cutting) {
     update.assign(n, Vec12::Zero());
@@ -368,7 +380,16 @@ StepStats MabdSimulator::step() {
   const auto contact_pass = [&] {
     return contact_passes < kMaxContactPasses && (cut || contact_->sees_new_contacts(q)) && ++contact_passes > 0;
   };
+  // The most iterations a strained step may take (mabd_settings.hpp).
+  const int most_iterations = std::max(settings_.iterations, settings_.max_iterations);
+  double strain = 0.0;
+  bool strained = false;  // the last iteration left a body strained past strain_tolerance, unconverged
   for (int it = 0;; ++it) {
+    // Past the first iteration the iterate no longer carries the prediction's stretch (hω)²/2, so the
+    // twist stiffness Γ is read there, not lagged from the last step (mabd_simulator.hpp, update_twist):
+    // the lagged Γ trails a stress that rose within the step, and iterating on it diverged (a 1000×
+    // heavy-end chain at h = 0.015 blew up with 8 iterations); read at the iterate they converge.
+    if (it > 0) refresh_twist(q);
     build_system(q, loads, it == 0 && !cutting);
     const KktSolution& solution = dual_solver_.solve(
         system_, settings_.dual_solver, {settings_.gauss_seidel_tolerance, settings_.gauss_seidel_iterations});
@@ -384,6 +405,10 @@ StepStats MabdSimulator::step() {
     // The update, and in its pass check_finite's test of the moving bodies (it reads every state again
     // only to name one that failed); the last iteration's is the step's, as no later pass changes q.
     diverged = false;
+    // The strain is read only where it can buy another iteration, in the pass that moves q (on lines
+    // already loaded).
+    const bool read_strain = it + 1 >= settings_.iterations && most_iterations > settings_.iterations;
+    strain = 0.0;
     for (std::size_t m = 0; m < moving_bodies_.size(); ++m) {
       const int i = moving_bodies_[m];
       if (m + 2 * kBodyLanes < moving_bodies_.size())  // (prefetch.hpp)
@@ -393,15 +418,19 @@ StepStats MabdSimulator::step() {
       largest = std::max(largest, dq.head<3>().lpNorm<Eigen::Infinity>() +
                                       radius_[i] * dq.tail<9>().lpNorm<Eigen::Infinity>());
       diverged = diverged || runaway(q[i]);
+      if (read_strain) strain = std::max(strain, row_stretch(q[i]));
     }
     ++stats.iterations;
     stats.residual = largest / (h * scene_size_);
-    const bool converged = it + 1 >= settings_.iterations || stats.residual < settings_.tolerance;
-    if (converged && !limits_.another_pass(q, stats.residual < settings_.tolerance) && !contact_pass()) break;
+    const bool small_step = stats.residual < settings_.tolerance;
+    strained = read_strain && strain > settings_.strain_tolerance && !small_step;
+    const bool converged = (it + 1 >= settings_.iterations || small_step) && !(strained && it + 1 < most_iterations);
+    if (converged && !limits_.another_pass(q, small_step) && !contact_pass()) break;
   }
-  // A Gauss–Seidel dual solve that ran out of sweeps left the joints off by its residual: a cap too.
-  stats.hit_iteration_cap =
-      (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) || limits_.hit_cap() || dual_capped;
+  // A Gauss–Seidel dual solve that ran out of sweeps left the joints off by its residual: a cap too; and
+  // a step that ran out of iterations while still strained past strain_tolerance.
+  stats.hit_iteration_cap = (settings_.iterations > 1 && !(stats.residual < settings_.tolerance)) ||
+                            limits_.hit_cap() || dual_capped || strained;
   limits_.end_step(q);
   for (int i : prescribed_bodies_) diverged = diverged || runaway(q[i]);
   if (diverged) check_finite(q);  // throws, naming the first body that failed
@@ -501,6 +530,12 @@ StepStats MabdSimulator::step() {
   return stats;
 }
 
+Vec12 MabdSimulator::prediction(int i, const std::vector<Vec12>& loads, bool gravity_only) const {
+  const BodyKind& kind = kinds_[factor_of_[i]];
+  const double h = model_->settings.dt;
+  return q_[i] + h * qdot_[i] + (gravity_only ? kind.gravity_drift : Vec12(kind.load_compliance * loads[i]));
+}
+
 void MabdSimulator::add_penalty_contact(const std::vector<Vec12>& q) {
   if (!contact_->can_touch()) return;
   contact_->evaluate(q);
@@ -531,6 +566,15 @@ void MabdSimulator::update_twist(int i, const Mat3& R) {
   if (factor_of_[i] < 0) return;  // prescribed
   const double h = model_->settings.dt;
   twist_[i] = h * h * twist_stiffness(state_matrix(q_[i]), R, bodies_[i].volume, lame_[i], settings_.rotation);
+}
+
+void MabdSimulator::refresh_twist(const std::vector<Vec12>& q) {
+  const double h = model_->settings.dt;
+  for (int i : moving_bodies_) {
+    const Mat3 A = state_matrix(q[i]);
+    twist_[i] = h * h * twist_stiffness(A, rotation_of(A, settings_.rotation), bodies_[i].volume, lame_[i],
+                                        settings_.rotation);
+  }
 }
 
 void MabdSimulator::check_finite(const std::vector<Vec12>& q) const {

@@ -3,11 +3,17 @@
 // is constant and factorised once (corotated_body.hpp), joints kept exactly as compact rows through a
 // dual-space KKT solve (kkt_system.hpp), by a solver chosen from the joint graph (dual_solver.hpp).
 //
-// A step (implicit Euler, He 2026 §3.2): q̃ = qⁿ + h q̇ⁿ, and from q = q̃ each Newton iteration solves
-//   [H Gᵀ; G 0] [Δq; λ] = [−g; −C],  g = M(q − q̃) + h²(∇Ψ(q) − f),  H = Q H₀ Qᵀ,
-// with C and G the joints' compact rows at q; then q̇ⁿ⁺¹ = (qⁿ⁺¹ − qⁿ)/h. Fixed and kinematic bodies are
+// A step (implicit Euler, He 2026 §3.2): q̃ = qⁿ + h q̇ⁿ + h²M⁻¹f, and from q = q̃ each Newton iteration
+// solves
+//   [H Gᵀ; G 0] [Δq; λ] = [−g; −C],  g = M(q − q̃) + h²∇Ψ(q),  H = Q H₀ Qᵀ,
+// (the incremental potential ½‖q − q̃‖²_M + h²(Ψ − fᵀq) up to a constant: IPC's prediction, Chen 2022).
+// The loads belong in q̃, not only in g: one Newton iteration linearises the rotation at q̃, and a torque
+// left out of it turned a body along A's tangent plane, whose stretch the elasticity then took back
+// (a cube under a constant torque reached 73 % of τt/I at h = 10⁻²). With C and G the joints' compact
+// rows at q; then q̇ⁿ⁺¹ = (qⁿ⁺¹ − qⁿ)/h. Fixed and kinematic bodies are
 // placed at their prescribed state first; their joints' rows then act on the moving side alone.
-// One iteration per step is the default (the paper's), `settings.mabd.iterations` allows more.
+// One iteration per step is the default (the paper's), `settings.mabd.iterations` allows more, and a step
+// whose bodies are left strained past `strain_tolerance` takes more, up to `max_iterations`.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -42,7 +48,8 @@ class MabdSimulator final : public Simulator {
   std::vector<BodyPose> poses() const override;
   std::vector<BodyVelocity> velocities() const override;
   std::vector<JointRecord> joint_records() const override;
-  std::vector<ContactRecord> contact_records() const override { return {}; }
+  /// The penalty ground contacts at the current state (penalty_contact.hpp's ground_records).
+  std::vector<ContactRecord> contact_records() const override { return contact_->ground_records(q_); }
   /// Joint rows the new state breaks are pulled back by the next step's Newton iterations.
   void set_state(const std::vector<BodyPose>& poses, const std::vector<BodyVelocity>& velocities) override;
   void apply_force(int body, const Vec3& force, const Vec3& point) override;
@@ -58,10 +65,11 @@ class MabdSimulator final : public Simulator {
   /// The KKT system of one Newton iteration at q. With `predict`, first sets each moving body's q to the
   /// prediction q̃ (the step's first iteration).
   void build_system(std::vector<Vec12>& q, const std::vector<Vec12>& loads, bool predict);
-  /// Body i's prediction q̃ = qⁿ + h q̇ⁿ, computed where it is read rather than kept: qⁿ and q̇ⁿ do not
-  /// change during a step, and a one-iteration step never reads q̃ after its first build_system (an
-  /// array of it was written and its pages read for nothing, 192 MB a step at 10⁶ bodies).
-  Vec12 prediction(int i) const { return q_[i] + model_->settings.dt * qdot_[i]; }
+  /// Moving body i's prediction q̃ = qⁿ + h q̇ⁿ + h²M⁻¹f (header), f its step load, its kind's gravity when
+  /// `gravity_only`; computed where it is read rather than kept: qⁿ, q̇ⁿ and f do not change during a step,
+  /// and a one-iteration step never reads q̃ after its first build_system (an array of it was written and
+  /// its pages read for nothing, 192 MB a step at 10⁶ bodies).
+  Vec12 prediction(int i, const std::vector<Vec12>& loads, bool gravity_only) const;
   void check_finite(const std::vector<Vec12>& q) const;
   /// The twist stiffness of body i at its state q_[i] with rotation R (corotated_body.hpp), kept for the
   /// next step's iterations. Lagged like Andrews 2017's geometric stiffness, which reads the last step's
@@ -69,6 +77,8 @@ class MabdSimulator final : public Simulator {
   /// q̃ = qⁿ + h q̇ⁿ is stretched by (hω)²/2 along every rotation, a spurious stress of E(hω)²/2 that
   /// would make one Newton iteration resist rotation and slow every swinging body down.
   void update_twist(int i, const Mat3& R);
+  /// Γ of every moving body read at the iterate q instead (the step's iterations after its first).
+  void refresh_twist(const std::vector<Vec12>& q);
   /// The gap x₀¹ − x₀² of active ball joint s at q (compact_rows.hpp's ball_gap).
   Vec3 ball_residual(std::size_t s, const std::vector<Vec12>& q) const;
   /// Adds the penalty contacts at q to system_'s bodies: h²∇E to g, and h²∇²E to H, factorised densely
@@ -88,6 +98,8 @@ class MabdSimulator final : public Simulator {
     double volume = 0.0;
     Lame lame;
     Vec12 gravity = Vec12::Zero();
+    Mat12 load_compliance = Mat12::Zero();  // h²M⁻¹: a load's drift in the prediction
+    Vec12 gravity_drift = Vec12::Zero();    // h²M⁻¹ × gravity
   };
   std::vector<BodyKind> kinds_;              // per factor
   std::vector<double> radius_;               // per body: its bounding radius (the step's convergence test)

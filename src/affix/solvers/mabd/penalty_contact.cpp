@@ -88,6 +88,23 @@ PenaltyContact::PenaltyContact(const std::vector<AffineBody>& bodies, const std:
   hessian_.assign(n, Mat12::Zero());
 }
 
+std::vector<ContactRecord> PenaltyContact::ground_records(const std::vector<Vec12>& q) const {
+  std::vector<ContactRecord> records;
+  if (!ground_) return records;
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    if (bodies_[i].is_dirichlet()) continue;
+    const double k = stiffness(static_cast<int>(i), -1);
+    for (const Vec3& x_bar : bodies_[i].mesh->vertices) {
+      const Vec3 x = world_point(q[i], x_bar);
+      const double gap = x.z() - ground_->height;
+      if (gap >= 0.0) continue;
+      // ½kδ² per vertex below the ground (header): its force is kδ along +z.
+      records.push_back({static_cast<int>(i), -1, Vec3(x.x(), x.y(), x.z() - 0.5 * gap), Vec3::UnitZ(), gap, -k * gap});
+    }
+  }
+  return records;
+}
+
 double PenaltyContact::stiffness(int i, int j) const {
   if (stiffness_) return *stiffness_;
   double m = 0.0;  // the heaviest moving body of the contact (header)

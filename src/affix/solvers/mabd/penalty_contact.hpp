@@ -121,6 +121,11 @@ class PenaltyContact {
   bool sees_new_contacts(const std::vector<Vec12>& q);
   const Vec12& gradient(int i) const { return gradient_[i]; }
   const Mat12& hessian(int i) const { return hessian_[i]; }
+  /// The ground contacts at q, one per vertex below the ground: the point midway between the vertex
+  /// and the ground, the normal +z (from the ground towards the body), the signed distance and the
+  /// penalty force k·δ (N). At rest their forces sum to the body's weight. Body–body contacts are not
+  /// listed (README, the mabd solver's Contact).
+  std::vector<ContactRecord> ground_records(const std::vector<Vec12>& q) const;
   /// Σ E at q (J), for tests (a broad phase of its own).
   double energy(const std::vector<Vec12>& q) const;
   /// Stiffness of a contact between model bodies i and j (j = −1: the ground).
