@@ -1,7 +1,5 @@
 #include "affix/viewer/joint_layer_h5.hpp"
 
-#include <Eigen/LU>
-
 #include <cmath>
 #include <unordered_map>
 
@@ -34,16 +32,9 @@ JointLayer read(const fs::path& file, const std::vector<std::string>& body_names
                   " is not one of meshes.json's bodies");
     return found->second;
   };
-  // x̄ = A₀⁻¹ (x − p₀): the anchor in its body's rest frame, as records_reader.cpp does for joints.csv.
+  // The anchor in its body's rest frame, as records_reader.cpp reads joints.csv's.
   const auto rest_point = [&](int b, const Vec3& x, std::size_t j) {
-    const float* pose = &frames.poses[static_cast<std::size_t>(b) * 12];
-    const Vec3 p(pose[0], pose[1], pose[2]);
-    Mat3 A;
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) A(r, c) = pose[3 + 3 * r + c];
-    const Eigen::FullPivLU<Mat3> lu(A);
-    Vec3 x_bar = Vec3::Constant(std::nan(""));
-    if (p.allFinite() && A.allFinite() && x.allFinite() && lu.isInvertible()) x_bar = lu.solve(x - p);
+    const Vec3 x_bar = first_frame_rest_point(frames, b, x);
     if (!x_bar.allFinite())
       reader.fail("joint " + std::to_string(j + 1) + ": expected a finite anchor on a body whose pose at frame 0 is "
                   "finite and invertible");

@@ -1,7 +1,5 @@
 #include "affix/viewer/records_reader.hpp"
 
-#include <Eigen/LU>
-
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -99,14 +97,7 @@ const char* const kContactNames[kContactColumns] = {"frame", "time", "body1", "b
 
 /// World point x in the rest frame of body b at trajectory.csv's frame 0 (kept frame 0 of `frames`).
 Vec3 rest_point(const Row& row, std::size_t column, const PoseFrames& frames, int b, const Vec3& x) {
-  const float* pose = &frames.poses[static_cast<std::size_t>(b) * 12];
-  const Vec3 p(pose[0], pose[1], pose[2]);
-  Mat3 A;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) A(r, c) = pose[3 + 3 * r + c];
-  const Eigen::FullPivLU<Mat3> lu(A);
-  Vec3 x_bar = Vec3::Constant(std::nan(""));
-  if (p.allFinite() && A.allFinite() && lu.isInvertible()) x_bar = lu.solve(x - p);
+  const Vec3 x_bar = first_frame_rest_point(frames, b, x);
   if (!x_bar.allFinite())
     row.fail(column, "a body whose pose at frame 0 of trajectory.csv is finite and invertible, so that the anchor "
                      "can follow it");

@@ -1,5 +1,7 @@
 #include "affix/viewer/trajectory_reader.hpp"
 
+#include <Eigen/LU>
+
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -69,6 +71,17 @@ PoseFrames read_trajectory(const std::filesystem::path& file, const std::vector<
     if (keep) ++next;
   }
   return out;
+}
+
+Vec3 first_frame_rest_point(const PoseFrames& frames, int b, const Vec3& x) {
+  const float* pose = &frames.poses[static_cast<std::size_t>(b) * 12];
+  const Vec3 p(pose[0], pose[1], pose[2]);
+  Mat3 A;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) A(r, c) = pose[3 + 3 * r + c];
+  const Eigen::FullPivLU<Mat3> lu(A);
+  if (!p.allFinite() || !A.allFinite() || !x.allFinite() || !lu.isInvertible()) return Vec3::Constant(std::nan(""));
+  return lu.solve(x - p);
 }
 
 }  // namespace affix::viewer

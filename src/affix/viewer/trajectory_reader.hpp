@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "affix/math/types.hpp"
 #include "affix/viewer/decimation.hpp"
 
 namespace affix::viewer {
@@ -24,6 +25,10 @@ struct PoseFrames {
 /// keeps the frames select_frames(frames, bodies, budget_bytes) picks. A trailing incomplete frame (a
 /// run killed while writing) is left out. Throws InputError naming the file and line for a missing
 /// file, a wrong header, a body out of order, or a field that is not a number.
+/// World point x in body b's rest frame at the first kept frame, x̄ = A₀⁻¹(x − p₀), where the joint layers
+/// carry anchors from (joints.csv or trajectory.h5); NaN where that pose is not finite and invertible.
+Vec3 first_frame_rest_point(const PoseFrames& frames, int b, const Vec3& x);
+
 PoseFrames read_trajectory(const std::filesystem::path& file, const std::vector<std::string>& body_names,
                            std::size_t budget_bytes);
 
