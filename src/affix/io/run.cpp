@@ -167,11 +167,12 @@ class RunLoop {
     return "step " + std::to_string(n) + " (t = " + format_shortest(schedule_.step_time(n)) + " s): ";
   }
 
-  /// The trajectory, and the joint records' home when the scene has joints: joints.csv beside
-  /// trajectory.csv, or the /joint… datasets of trajectory.h5 (trajectory_h5_layout.hpp), where a
-  /// million joints take 10⁶ × 96 B a frame before compression instead of joints.csv's 185 MB.
+  /// The trajectory, and the joint records when the scene has joints: joints.csv for every jointed run
+  /// (DESIGN §4), and in an HDF5 run also the /joint… datasets of trajectory.h5 (trajectory_h5_layout.hpp),
+  /// where a million joints take 10⁶ × 96 B a frame before compression instead of joints.csv's 185 MB.
   void open_frame_files() {
     if (format_ == TrajectoryFormat::hdf5 && joints_.size() > 0) {
+      joint_writer_.emplace(out_dir_ / "joints.csv", joints_);
       auto h5 = std::make_unique<TrajectoryH5Writer>(out_dir_ / trajectory_file_name(format_), names_, std::move(joints_));
       h5_with_joints_ = h5.get();
       joint_table_ = &h5->joints();
